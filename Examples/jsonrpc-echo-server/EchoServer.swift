@@ -1,0 +1,1 @@
+@main struct EchoServer { static func main() { print("not built yet") } }

@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every target: Swift 6 language mode (strict concurrency) plus the upcoming features the house style asks for.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "KurentoSignaling",
+    products: [
+        .library(name: "SignalingSupport", targets: ["SignalingSupport"]),
+        .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
+        .library(name: "JSONRPC", targets: ["JSONRPC"]),
+        .library(name: "SDP", targets: ["SDP"]),
+        .executable(name: "sdp-tool", targets: ["sdp-tool"]),
+        .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Module map + shim over Debian's libwebsockets-dev (4.1.6). Only WebSocketTransport imports it.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "SignalingSupport", swiftSettings: strict),
+        .target(
+            name: "WebSocketTransport",
+            dependencies: [
+                "CLibWebSockets", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "JSONRPC",
+            dependencies: [
+                "WebSocketTransport", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .executableTarget(
+            name: "sdp-tool",
+            dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "jsonrpc-echo-server",
+            dependencies: ["JSONRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/jsonrpc-echo-server",
+            swiftSettings: strict
+        ),
+        // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
+        .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "WebSocketTransportTests",
+            dependencies: ["WebSocketTransport", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "JSONRPCTests",
+            dependencies: ["JSONRPC", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,30 @@
+#ifndef CLIBWEBSOCKETS_SHIM_H
+#define CLIBWEBSOCKETS_SHIM_H
+/* What Swift cannot import from libwebsockets.h on its own (LWS-NOTES §1, §3.1). */
+#include <libwebsockets.h>
+
+/* LWS_PRE expands through the function-like macro _LWS_PAD(). */
+static const size_t CLWS_PRE = LWS_PRE;
+
+/* Options defined in terms of other macros are not imported. */
+static const unsigned long long CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+static const unsigned long long CLWS_SERVER_OPTION_DISABLE_IPV6 = LWS_SERVER_OPTION_DISABLE_IPV6;
+static const unsigned long long CLWS_SERVER_OPTION_VALIDATE_UTF8 = LWS_SERVER_OPTION_VALIDATE_UTF8;
+static const unsigned long long CLWS_SERVER_OPTION_EXPLICIT_VHOSTS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+
+/* lws_sul timers hand back only the lws_sorted_usec_list_t*; embed it first, followed by an owner pointer. */
+typedef struct clws_timer {
+    lws_sorted_usec_list_t sul; /* must stay first */
+    void *owner;
+} clws_timer;
+
+static inline void *clws_timer_owner(lws_sorted_usec_list_t *sul) {
+    return ((clws_timer *)sul)->owner;
+}
+
+/* Copies a header of the upgrade request into buf (NUL-terminated); returns its length or -1 when absent. */
+static inline int clws_copy_header(struct lws *wsi, enum lws_token_indexes token, char *buf, int len) {
+    if (lws_hdr_total_length(wsi, token) <= 0) return -1;
+    return lws_hdr_copy(wsi, buf, len, token);
+}
+#endif

@@ -1,0 +1,34 @@
+import Dispatch
+
+/// The production ``SignalingClock``: monotonic time (`ContinuousClock`) and Dispatch timers.
+public struct SystemClock: SignalingClock {
+    private static let origin = ContinuousClock.now
+    private static let queue = DispatchQueue(label: "KurentoSignaling.SystemClock", attributes: .concurrent)
+
+    /// Creates the system clock. All instances share one origin, so their instants compare.
+    public init() {}
+
+    public var now: ClockInstant { ClockInstant(offset: ContinuousClock.now - Self.origin) }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any TimerHandle {
+        let timer = DispatchTimerHandle(action: action)
+        let nanos = max(0, delay.components.seconds) * 1_000_000_000 + max(0, delay.components.attoseconds / 1_000_000_000)
+        Self.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos))) { timer.fire() }
+        return timer
+    }
+}
+
+/// A one-shot action that can be disarmed before it fires.
+final class DispatchTimerHandle: TimerHandle {
+    private let action: LockedValue<(@Sendable () -> Void)?>
+
+    init(action: @escaping @Sendable () -> Void) { self.action = LockedValue(action) }
+
+    func fire() {
+        let run = action.withLock { a -> (@Sendable () -> Void)? in defer { a = nil }; return a }
+        run?()
+    }
+
+    func cancel() { action.withLock { $0 = nil } }
+}

@@ -1,0 +1,1 @@
+@main struct SDPTool { static func main() { print("sdp-tool: not built yet") } }
