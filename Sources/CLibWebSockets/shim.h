@@ -2,6 +2,11 @@
 #define CLIBWEBSOCKETS_SHIM_H
 /* What Swift cannot import from libwebsockets.h on its own (LWS-NOTES §1, §3.1). */
 #include <libwebsockets.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/* The kernel thread id (gettid is not exported by every glibc Swift imports). */
+static inline int clws_gettid(void) { return (int)syscall(SYS_gettid); }
 
 /* LWS_PRE expands through the function-like macro _LWS_PAD(). */
 static const size_t CLWS_PRE = LWS_PRE;

@@ -1,0 +1,106 @@
+import CLibWebSockets
+import DequeModule
+import SignalingSupport
+import Foundation
+
+/// Inbound path: reassembly and size limit on the service thread, a bounded buffer with watermarks that drive
+/// `lws_rx_flow_control`, and the single consumer's `next()` (DESIGN §2 "Inbound backpressure").
+extension ConnectionCore {
+    /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
+    func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if !rxInMessage {
+            rxInMessage = true
+            rxBinary = lws_frame_is_binary(wsi) != 0
+            rxBuffer.removeAll(keepingCapacity: rxBuffer.capacity <= limits.maxFrameSize * 2)
+        }
+        guard rxBuffer.count + length <= limits.maxMessageSize else {
+            return closeNow(wsi, .messageTooBig, "message exceeds \(limits.maxMessageSize) bytes")
+        }
+        if let input, length > 0 {
+            rxBuffer.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0 else { return 0 }
+        rxInMessage = false
+        let message: WebSocketMessage
+        if rxBinary {
+            message = .binary(Data(rxBuffer))
+        } else {
+            guard let text = String(validating: rxBuffer, as: UTF8.self) else {
+                return closeNow(wsi, .invalidPayload, "text message is not valid UTF-8")
+            }
+            message = .text(text)
+        }
+        deliver(message, wsi)
+        return 0
+    }
+
+    /// Sends a close frame with `code` and asks lws to drop the connection (return value of the callback).
+    func closeNow(_ wsi: OpaquePointer, _ code: WebSocketCloseCode, _ reason: String) -> Int32 {
+        localClose = localClose ?? (code.rawValue, reason)
+        var bytes = Array(reason.utf8.prefix(123))
+        lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code.rawValue)), &bytes, bytes.count)
+        return -1
+    }
+
+    private func deliver(_ message: WebSocketMessage, _ wsi: OpaquePointer) {
+        let size = message.byteCount
+        let (waiter, pause) = shared.withLock { s -> (CheckedContinuation<WebSocketMessage?, any Error>?, Bool) in
+            if let w = s.inboundWaiter {
+                s.inboundWaiter = nil
+                return (w, false)
+            }
+            s.inbound.append(message)
+            s.inboundBytes += size
+            guard !s.rxPaused, s.inboundBytes > limits.inboundHighWatermark else { return (nil, false) }
+            s.rxPaused = true
+            return (nil, true)
+        }
+        waiter?.resume(returning: message)
+        if pause { lws_rx_flow_control(wsi, 0) }
+    }
+
+    /// The consumer's next message; nil once the connection has ended and the buffer is drained.
+    func nextMessage() async throws -> WebSocketMessage? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketMessage?, any Error>) in
+                enum Outcome { case message(WebSocketMessage, resume: Bool), ended, wait }
+                let outcome = shared.withLock { s -> Outcome in
+                    if let m = s.inbound.popFirst() {
+                        s.inboundBytes -= m.byteCount
+                        let resume = s.rxPaused && !s.resumeRequested && s.inboundBytes <= limits.inboundLowWatermark
+                        if resume { s.resumeRequested = true }
+                        return .message(m, resume: resume)
+                    }
+                    if case .closed = s.phase { return .ended }
+                    precondition(s.inboundWaiter == nil, "a WebSocket connection's messages have a single consumer")
+                    s.inboundWaiter = c
+                    return .wait
+                }
+                switch outcome {
+                case .message(let m, let resume):
+                    if resume { loop.submit { [self] in resumeReading() } }
+                    c.resume(returning: m)
+                case .ended: c.resume(returning: nil)
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            let waiter = shared.withLock { s -> CheckedContinuation<WebSocketMessage?, any Error>? in
+                defer { s.inboundWaiter = nil }
+                return s.inboundWaiter
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Service thread: re-enables reading after the consumer drained below the low watermark.
+    private func resumeReading() {
+        let resume = shared.withLock { s -> Bool in
+            s.resumeRequested = false
+            guard s.rxPaused else { return false }
+            s.rxPaused = false
+            return true
+        }
+        if resume, let wsi, !finished { lws_rx_flow_control(wsi, 1) }
+    }
+}

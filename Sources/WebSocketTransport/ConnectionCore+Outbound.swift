@@ -1,0 +1,106 @@
+import CLibWebSockets
+import DequeModule
+import SignalingSupport
+import Foundation
+
+/// Outbound path: sends enqueue without blocking, the service thread writes as many frames per WRITEABLE as the
+/// socket takes (LWS-NOTES §4.2a), and a queue above its byte limit closes the connection with 1008.
+extension ConnectionCore {
+    /// Queues `message`; resumes when lws has taken its last frame.
+    func send(_ message: WebSocketMessage) async throws {
+        var buffer = [UInt8](repeating: 0, count: CLWS_PRE)
+        let binary: Bool
+        switch message {
+        case .text(let s):
+            buffer.append(contentsOf: s.utf8)
+            binary = false
+        case .binary(let d):
+            buffer.append(contentsOf: d)
+            binary = true
+        }
+        let size = buffer.count - CLWS_PRE
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+            enum Outcome { case closed(TransportError), queued(wake: Bool), overflow }
+            let outcome = shared.withLock { s -> Outcome in
+                switch s.phase {
+                case .closed(let info): return .closed(.closed(info))
+                case .closing: return .closed(.closed(WebSocketCloseInfo(
+                    code: WebSocketCloseCode(rawValue: s.requestedClose?.code ?? 1000),
+                    reason: s.requestedClose?.reason ?? "closing", initiatedLocally: true)))
+                case .connecting, .open: break
+                }
+                s.outbound.append(Outbound(buffer: buffer, binary: binary, waiter: c))
+                s.outboundBytes += size
+                if s.outboundBytes > limits.maxOutboundBytes { return .overflow }
+                if s.writeRequested { return .queued(wake: false) }
+                s.writeRequested = true
+                return .queued(wake: true)
+            }
+            switch outcome {
+            case .closed(let error): c.resume(throwing: error)
+            case .queued(let wake):
+                if wake { loop.submit { [self] in requestWritable() } }
+            case .overflow:
+                let limit = limits.maxOutboundBytes
+                loop.submit { [self] in
+                    beginClose(code: WebSocketCloseCode.policyViolation.rawValue,
+                               reason: "outbound queue exceeded \(limit) bytes (slow consumer)", flush: false)
+                }
+            }
+        }
+    }
+
+    /// Service thread: asks lws for a WRITEABLE callback once the connection is open.
+    func requestWritable() {
+        if let wsi, !finished { lws_callback_on_writable(wsi) }
+    }
+
+    /// `LWS_CALLBACK_*_WRITEABLE`: writes queued frames until the socket would block. Returns -1 to close.
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        if finished { return -1 }
+        while true {
+            if current == nil {
+                // Take the frame out of the shared queue so this thread owns its buffer uniquely: writing into it
+                // (lws masks client payloads in place) must not copy it.
+                current = shared.withLock { s -> Outbound? in
+                    if let first = s.outbound.popFirst() { return first }
+                    s.writeRequested = false
+                    return nil
+                }
+            }
+            guard current != nil else { break }
+            let total = current!.buffer.count - CLWS_PRE
+            let chunk = min(limits.maxFrameSize, total - writeOffset)
+            let isStart = writeOffset == 0
+            let isEnd = writeOffset + chunk == total
+            let kind = current!.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
+            let flags = lws_write_ws_flags(Int32(kind.rawValue), isStart ? 1 : 0, isEnd ? 1 : 0)
+            let offset = writeOffset
+            // Bytes before the fragment were already sent, so they serve as its LWS_PRE headroom.
+            let written = current!.buffer.withUnsafeMutableBufferPointer { buf in
+                lws_write(wsi, buf.baseAddress! + CLWS_PRE + offset, chunk, lws_write_protocol(rawValue: UInt32(flags)))
+            }
+            if written < chunk { return -1 }
+            if isEnd {
+                let waiter = current!.waiter
+                current = nil
+                writeOffset = 0
+                shared.withLock { $0.outboundBytes -= total }
+                waiter?.resume()
+            } else {
+                writeOffset += chunk
+            }
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+        }
+        if let close = shared.withLock({ $0.requestedClose }) {
+            localClose = localClose ?? close
+            var bytes = Array(close.reason.utf8.prefix(123))
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(close.code)), &bytes, bytes.count)
+            return -1
+        }
+        return 0
+    }
+}

@@ -1,0 +1,206 @@
+import CLibWebSockets
+import DequeModule
+import Foundation
+import SignalingSupport
+
+/// The state of one WebSocket connection, shared between its public handle and the lws service thread.
+///
+/// Fields marked "service thread" are touched only there (lws callbacks and mailbox closures). Everything that
+/// other threads reach lives in `shared`, behind a pthread lock.
+final class ConnectionCore: @unchecked Sendable {
+    // @unchecked: see the type comment; the split between service-thread fields and `shared` is the proof.
+
+    enum Phase { case connecting, open, closing, closed(WebSocketCloseInfo) }
+
+    struct Outbound {
+        /// `CLWS_PRE` bytes of headroom, then the payload: lws writes frame headers into the headroom and
+        /// client writes mask the payload in place, so this buffer is private (LWS-NOTES §3.9).
+        var buffer: [UInt8]
+        var binary: Bool
+        var waiter: CheckedContinuation<Void, any Error>?
+    }
+
+    struct Shared {
+        var phase: Phase = .connecting
+        var connectWaiter: CheckedContinuation<Void, any Error>?
+        var connectError: TransportError?
+        var outbound = Deque<Outbound>()
+        var outboundBytes = 0
+        var writeRequested = false
+        var inbound = Deque<WebSocketMessage>()
+        var inboundBytes = 0
+        var inboundWaiter: CheckedContinuation<WebSocketMessage?, any Error>?
+        var rxPaused = false
+        var resumeRequested = false
+        var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
+        var requestedClose: (code: UInt16, reason: String)?
+    }
+
+    let loop: WebSocketEventLoop
+    let limits: ConnectionLimits
+    let isClient: Bool
+    let shared = LockedValue(Shared())
+
+    // --- service thread ---
+    var wsi: OpaquePointer?
+    var rxBuffer: [UInt8] = []
+    var rxBinary = false
+    var rxInMessage = false
+    var writeOffset = 0
+    /// The frame being written, owned by the service thread while its fragments go out.
+    var current: Outbound?
+    var peerClose: (code: UInt16, reason: String)?
+    var localClose: (code: UInt16, reason: String)?
+    var handshakeTimer: (any TimerHandle)?
+    weak var server: ServerCore?
+    var request: UpgradeRequest?
+    var extraHeaders: [(name: String, value: String)] = []
+    var finished = false
+    /// The kernel thread that ran the establishing callback (tests check it is the service thread).
+    var establishedOnThread: Int32 = 0
+
+    init(loop: WebSocketEventLoop, limits: ConnectionLimits, isClient: Bool) {
+        self.loop = loop
+        self.limits = limits
+        self.isClient = isClient
+    }
+
+    var unretained: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    // MARK: Establishment (service thread)
+
+    func established(_ wsi: OpaquePointer) {
+        self.wsi = wsi
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+        establishedOnThread = clws_gettid()
+        let waiter = shared.withLock { s -> CheckedContinuation<Void, any Error>? in
+            guard case .connecting = s.phase else { return nil }
+            s.phase = .open
+            defer { s.connectWaiter = nil }
+            return s.connectWaiter
+        }
+        waiter?.resume()
+        if let server { server.established(self) }
+        // A close or sends requested while connecting go out now.
+        if shared.withLock({ $0.writeRequested || $0.requestedClose != nil }) { lws_callback_on_writable(wsi) }
+    }
+
+    func connectionError(_ text: String) {
+        fail(Self.classify(text))
+    }
+
+    /// Fails a connection that has not opened yet, then lets lws tear it down.
+    func fail(_ error: TransportError) {
+        let waiter = shared.withLock { s -> CheckedContinuation<Void, any Error>? in
+            guard case .connecting = s.phase else { return nil }
+            s.connectError = error
+            defer { s.connectWaiter = nil }
+            return s.connectWaiter
+        }
+        waiter?.resume(throwing: error)
+        localClose = localClose ?? (WebSocketCloseCode.abnormal.rawValue, error.description)
+    }
+
+    /// Maps lws's connection-error text to a typed error (OpenSSL 3's own text is unhelpful, LWS-NOTES §3.13).
+    static func classify(_ text: String) -> TransportError {
+        let lower = text.lowercased()
+        if lower.contains("hostname") || lower.contains("host name") || lower.contains("err 62")
+            || lower.contains("verify_hostname") {
+            return .tlsHostnameMismatch(text)
+        }
+        if lower.contains("self signed") || lower.contains("self-signed") || lower.contains("issuer")
+            || lower.contains("verify") || lower.contains("ssl err 1") || lower.contains("certificate") {
+            return .tlsCertificateUntrusted(text)
+        }
+        if lower.contains("ssl") || lower.contains("tls") { return .tlsFailure(text) }
+        return .connectFailed(text)
+    }
+
+    // MARK: Close (service thread)
+
+    func peerInitiatedClose(_ input: UnsafeMutableRawPointer?, _ length: Int) {
+        guard let input, length >= 2 else {
+            peerClose = (1005, "")
+            return
+        }
+        let bytes = input.assumingMemoryBound(to: UInt8.self)
+        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        let reason = String(decoding: UnsafeBufferPointer(start: bytes + 2, count: length - 2), as: UTF8.self)
+        peerClose = (code, reason)
+    }
+
+    /// Starts a close: after queued frames are flushed (`flush`) or at once.
+    func beginClose(code: UInt16, reason: String, flush: Bool) {
+        guard !finished else { return }
+        guard let wsi else {
+            // Not established yet: abandon the attempt.
+            shared.withLock { $0.requestedClose = (code, reason) }
+            if case .connecting = shared.withLock({ $0.phase }) {
+                fail(.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true)))
+            }
+            return
+        }
+        localClose = localClose ?? (code, reason)
+        let dropped = shared.withLock { s -> [Outbound] in
+            s.requestedClose = s.requestedClose ?? (code, reason)
+            if case .open = s.phase { s.phase = .closing }
+            guard !flush else { return [] }
+            defer { s.outbound.removeAll(); s.outboundBytes = 0 }
+            return Array(s.outbound)
+        } + (flush ? [] : takeCurrent())
+        let error = TransportError.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true))
+        dropped.forEach { $0.waiter?.resume(throwing: error) }
+        // A peer that never lets us write must not keep the socket forever.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, flush ? 5 : 1)
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Final bookkeeping when lws reports the connection closed; idempotent.
+    func finish(reason: String?) {
+        guard !finished else { return }
+        finished = true
+        handshakeTimer?.cancel()
+        let info: WebSocketCloseInfo
+        if let peerClose {
+            info = WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: peerClose.code), reason: peerClose.reason, initiatedLocally: false)
+        } else if let localClose {
+            info = WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: localClose.code), reason: localClose.reason, initiatedLocally: true)
+        } else {
+            info = WebSocketCloseInfo(code: .abnormal, reason: reason ?? "connection dropped", initiatedLocally: false)
+        }
+        let closedError = TransportError.closed(info)
+        let (connect, connectError, sends, reader, closers) = shared.withLock { s in
+            s.phase = .closed(info)
+            defer {
+                s.connectWaiter = nil
+                s.outbound.removeAll()
+                s.outboundBytes = 0
+                s.inboundWaiter = nil
+                s.closeWaiters = []
+            }
+            return (s.connectWaiter, s.connectError, Array(s.outbound), s.inboundWaiter, s.closeWaiters)
+        }
+        connect?.resume(throwing: connectError ?? Self.connectFailure(info))
+        (sends + takeCurrent()).forEach { $0.waiter?.resume(throwing: closedError) }
+        reader?.resume(returning: nil)
+        closers.forEach { $0.resume(returning: info) }
+        server?.closed(self)
+    }
+
+    /// Service thread: removes the frame being written (its fragments will never complete).
+    private func takeCurrent() -> [Outbound] {
+        defer { current = nil; writeOffset = 0 }
+        return current.map { [$0] } ?? []
+    }
+
+    private static func connectFailure(_ info: WebSocketCloseInfo) -> TransportError {
+        info.code == .abnormal ? .connectFailed(info.reason) : .closed(info)
+    }
+
+    func destroyed() {
+        finish(reason: nil)
+        wsi = nil
+        loop.unregister(self)
+    }
+}

@@ -1,0 +1,64 @@
+import CLibWebSockets
+
+/// The single lws callback of every protocol on every vhost: a named global function (LWS-NOTES §3.6).
+/// It finds the loop through the context user pointer and the connection through the wsi's opaque user data.
+func lwsCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let ctx = lws_get_context(wsi), let raw = lws_context_user(ctx) else { return 0 }
+    let loop = Unmanaged<WebSocketEventLoop>.fromOpaque(raw).takeUnretainedValue()
+    let core = lws_get_opaque_user_data(wsi).map { Unmanaged<ConnectionCore>.fromOpaque($0).takeUnretainedValue() }
+
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        loop.drainMailbox()
+        return 0
+
+    // Client side.
+    case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+        return core?.appendHandshakeHeaders(wsi, input, length) ?? 0
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        core?.established(wsi)
+        return 0
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+        core?.connectionError(text)
+        return 0
+    case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
+        return core?.receive(wsi, input, length) ?? 0
+    case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
+        return core?.writeable(wsi) ?? 0
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        core?.peerInitiatedClose(input, length)
+        return 0
+    case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_HTTP:
+        core?.finish(reason: nil)
+        return 0
+
+    // Server side.
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        if let server = lws_get_vhost(wsi).flatMap({ lws_get_vhost_user($0) }) {
+            Unmanaged<ServerCore>.fromOpaque(server).takeUnretainedValue().accepted(wsi)
+        }
+        return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return core?.confirmUpgrade(wsi) ?? -1
+    case LWS_CALLBACK_ESTABLISHED:
+        core?.established(wsi)
+        return 0
+    case LWS_CALLBACK_HTTP:
+        // Plain HTTP on a WebSocket endpoint: say so, then finish the transaction.
+        if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+
+    case LWS_CALLBACK_WSI_DESTROY:
+        if let core {
+            lws_set_opaque_user_data(wsi, nil)
+            core.destroyed()
+        }
+        return 0
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+}

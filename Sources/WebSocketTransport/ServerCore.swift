@@ -1,0 +1,113 @@
+import CLibWebSockets
+import SignalingSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Service-thread state of one listening server: its vhost, its live connections, and the stream that hands
+/// accepted connections to the application.
+final class ServerCore: @unchecked Sendable {
+    // @unchecked: every mutable field is touched only on the service thread; `accepted` (the stream
+    // continuation) is itself Sendable.
+
+    let loop: WebSocketEventLoop
+    let configuration: WebSocketServerConfiguration
+    let acceptedConnections: AsyncStream<WebSocketConnection>.Continuation
+
+    // --- service thread ---
+    var vhost: OpaquePointer?
+    var connections: [ObjectIdentifier: ConnectionCore] = [:]
+    var shuttingDown = false
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration,
+         accepted: AsyncStream<WebSocketConnection>.Continuation) {
+        self.loop = loop
+        self.configuration = configuration
+        self.acceptedConnections = accepted
+    }
+
+    /// Service thread: creates the listening vhost. Returns the bound port.
+    func listen() throws(TransportError) -> Int {
+        let strings = loop.strings
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        info.iface = strings.keep(configuration.host)
+        info.protocols = loop.protocolTable(subprotocols: configuration.subprotocols)
+        info.vhost_name = strings.keep(loop.nextVhostName("server"))
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.retry_and_idle_policy = loop.retryPolicy(for: configuration.limits)
+        info.gid = -1
+        info.uid = -1
+        var options = CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT
+        if !configuration.host.contains(":") { options |= CLWS_SERVER_OPTION_DISABLE_IPV6 }
+        info.options = UInt64(options)
+        if let tls = configuration.tls {
+            info.ssl_cert_filepath = strings.keep(tls.certificateFile)
+            info.ssl_private_key_filepath = strings.keep(tls.privateKeyFile)
+        }
+        guard let vh = lws_create_vhost(loop.context, &info) else {
+            throw .listenFailed("\(configuration.host):\(configuration.port) (in use, not a local address, or bad TLS files)")
+        }
+        vhost = vh
+        return Int(lws_get_vhost_listen_port(vh))
+    }
+
+    /// `LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED`: a socket was accepted; the handshake clock starts.
+    func accepted(_ wsi: OpaquePointer) {
+        guard !shuttingDown else {
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            return
+        }
+        let core = ConnectionCore(loop: loop, limits: configuration.limits, isClient: false)
+        core.wsi = wsi
+        core.server = self
+        lws_set_opaque_user_data(wsi, core.unretained)
+        loop.register(core)
+        connections[ObjectIdentifier(core)] = core
+        let timeout = configuration.handshakeTimeout
+        core.handshakeTimer = SystemClock().schedule(after: timeout) { [loop] in
+            loop.submit { core.handshakeExpired(timeout) }
+        }
+    }
+
+    /// `LWS_CALLBACK_ESTABLISHED` on one of our connections: hand it to the application.
+    func established(_ core: ConnectionCore) {
+        acceptedConnections.yield(WebSocketConnection(core: core, request: core.request))
+    }
+
+    /// A connection of ours finished.
+    func closed(_ core: ConnectionCore) {
+        connections[ObjectIdentifier(core)] = nil
+        if connections.isEmpty {
+            let waiters = drainWaiters
+            drainWaiters = []
+            waiters.forEach { $0.resume() }
+        }
+    }
+
+    /// Service thread: stop accepting and close every connection with `code`; `done` runs when all have closed.
+    func beginShutdown(code: WebSocketCloseCode, reason: String, waiter: CheckedContinuation<Void, Never>) {
+        shuttingDown = true
+        acceptedConnections.finish()
+        if connections.isEmpty {
+            waiter.resume()
+            return
+        }
+        drainWaiters.append(waiter)
+        for core in connections.values {
+            if core.request == nil || core.establishedOnThread == 0, let wsi = core.wsi {
+                // Still in its handshake: just drop it.
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            } else {
+                core.beginClose(code: code.rawValue, reason: reason, flush: false)
+            }
+        }
+    }
+
+    /// Service thread: destroys the listening vhost once its connections are gone.
+    func destroyVhost() {
+        if let vh = vhost { lws_vhost_destroy(vh) }
+        vhost = nil
+    }
+}

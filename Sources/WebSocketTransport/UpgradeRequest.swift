@@ -1,0 +1,33 @@
+import Foundation
+
+/// What a server learns about an upgrade request before accepting it.
+public struct UpgradeRequest: Sendable, Hashable {
+    /// The request path without the query, e.g. `/room`.
+    public var path: String
+    /// The raw query string without `?`, e.g. `access_token=abc`; empty when absent.
+    public var query: String
+    /// Captured headers, keyed by lowercase name.
+    public var headers: [String: String]
+    /// The peer's address.
+    public var peerAddress: String
+
+    /// The value of the query parameter `name`, percent-decoded.
+    public func queryItem(_ name: String) -> String? {
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.first.map(String.init) == name {
+                let raw = parts.count > 1 ? String(parts[1]) : ""
+                return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
+            }
+        }
+        return nil
+    }
+}
+
+/// The server's answer to an ``UpgradeRequest``.
+public enum UpgradeDecision: Sendable, Hashable {
+    /// Complete the WebSocket handshake.
+    case accept
+    /// Refuse with an HTTP status (e.g. 401, 403) and a short body.
+    case reject(status: Int, reason: String)
+}

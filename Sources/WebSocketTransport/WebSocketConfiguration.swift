@@ -1,0 +1,78 @@
+/// Trust settings for `wss://` clients. Verification is on by default, with the host name checked.
+public struct TLSClientConfiguration: Sendable, Hashable {
+    /// A PEM file of CA certificates to trust instead of the system store.
+    public var caFile: String?
+    /// Accept self-signed certificates. Off unless set explicitly.
+    public var allowSelfSigned: Bool
+    /// Skip the host name check. Off unless set explicitly.
+    public var skipHostnameCheck: Bool
+
+    /// Creates a trust configuration; the defaults verify against the system store and check the host name.
+    public init(caFile: String? = nil, allowSelfSigned: Bool = false, skipHostnameCheck: Bool = false) {
+        self.caFile = caFile
+        self.allowSelfSigned = allowSelfSigned
+        self.skipHostnameCheck = skipHostnameCheck
+    }
+}
+
+/// Limits and timers shared by client and server connections.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// The largest inbound message accepted; a bigger one closes the connection with 1009.
+    public var maxMessageSize: Int = 1 << 20
+    /// Outbound messages larger than this go out as several frames.
+    public var maxFrameSize: Int = 64 << 10
+    /// Buffered inbound bytes above which reading pauses (`lws_rx_flow_control`).
+    public var inboundHighWatermark: Int = 4 << 20
+    /// Buffered inbound bytes below which reading resumes.
+    public var inboundLowWatermark: Int = 1 << 20
+    /// Queued outbound bytes above which the connection is closed with 1008 (a slow consumer).
+    public var maxOutboundBytes: Int = 8 << 20
+    /// Idle time after which lws sends a WebSocket PING; `nil` disables it.
+    public var pingInterval: Duration? = .seconds(30)
+    /// Idle time after which the connection is dropped if nothing (not even a PONG) arrived.
+    public var idleTimeout: Duration? = .seconds(40)
+
+    /// Creates the default limits (DESIGN §5).
+    public init() {}
+}
+
+/// Options of a client connection.
+public struct WebSocketClientConfiguration: Sendable {
+    /// TLS trust for `wss://` URLs.
+    public var tls = TLSClientConfiguration()
+    /// Extra headers sent with the upgrade request, e.g. `("Authorization", "Bearer …")`.
+    public var headers: [(name: String, value: String)] = []
+    /// The subprotocol to ask for (`Sec-WebSocket-Protocol`), if any.
+    public var subprotocol: String?
+    /// Time allowed for TCP connect, TLS and the WebSocket handshake together.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// Message size limits, flow control and keep-alive.
+    public var limits = ConnectionLimits()
+
+    /// Creates the default client options.
+    public init() {}
+}
+
+/// Options of a listening server.
+public struct WebSocketServerConfiguration: Sendable {
+    /// The address to bind; `127.0.0.1` by default.
+    public var host: String = "127.0.0.1"
+    /// The port; 0 asks for an ephemeral port (see ``WebSocketServer/port``).
+    public var port: Int = 0
+    /// PEM certificate and key files; when set, the server speaks `wss://`.
+    public var tls: (certificateFile: String, privateKeyFile: String)?
+    /// Time an accepted socket has to complete the upgrade before it is dropped (slowloris protection).
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// Subprotocols the server accepts besides none at all.
+    public var subprotocols: [String] = []
+    /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set.
+    public var extraHeaderNames: [String] = []
+    /// Decides each upgrade. It runs on the event loop's service thread, so it must be fast and must not block.
+    public var upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
+    /// Message size limits, flow control and keep-alive.
+    public var limits = ConnectionLimits()
+
+    /// Creates the default server options.
+    public init() {}
+}
+

@@ -1,0 +1,135 @@
+import SignalingSupport
+
+/// One WebSocket connection, client or server side.
+///
+/// - ``messages`` delivers inbound messages in order to a single consumer, with real backpressure: when the
+///   consumer falls behind, reading from the socket pauses (``ConnectionLimits/inboundHighWatermark``).
+/// - ``send(_:)`` may be called from any task; messages go out in call order.
+/// - ``close(code:reason:)`` flushes what was queued, then closes; ``closeInfo`` tells how it ended.
+///
+/// The connection is closed with 1000 when the handle is deinitialised while still open.
+public final class WebSocketConnection: Sendable {
+    let core: ConnectionCore
+
+    /// The upgrade request, on the server side; nil for client connections.
+    public let request: UpgradeRequest?
+
+    init(core: ConnectionCore, request: UpgradeRequest?) {
+        self.core = core
+        self.request = request
+    }
+
+    deinit {
+        let core = self.core
+        if case .closed = core.shared.withLock({ $0.phase }) { return }
+        core.loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "", flush: true) }
+    }
+
+    /// Opens a client connection to a `ws://` or `wss://` URL.
+    ///
+    /// - Parameters:
+    ///   - url: the endpoint, e.g. `ws://127.0.0.1:8443/room`.
+    ///   - configuration: TLS, headers, subprotocol, timeouts and limits.
+    ///   - loop: the event loop; ``WebSocketEventLoop/shared`` by default.
+    /// - Throws: ``TransportError`` when the URL is bad, the connection is refused, TLS fails or the handshake
+    ///   does not complete within ``WebSocketClientConfiguration/handshakeTimeout``.
+    public static func connect(
+        to url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared
+    ) async throws -> WebSocketConnection {
+        let target = try WebSocketURL(url)
+        let core = ConnectionCore(loop: loop, limits: configuration.limits, isClient: true)
+        let connection = WebSocketConnection(core: core, request: nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                core.shared.withLock { $0.connectWaiter = c }
+                loop.submit { core.startClient(target, configuration) }
+            }
+        } onCancel: {
+            loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "cancelled", flush: false) }
+        }
+        return connection
+    }
+
+    /// Opens a connection, runs `body` with its inbound messages and the connection for sending, and always
+    /// closes it afterwards, with 1000 after a normal return and 1011 after a thrown error.
+    public static func withConnection<T: Sendable>(
+        to url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared,
+        _ body: (_ inbound: WebSocketInboundStream, _ outbound: WebSocketConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await connect(to: url, configuration: configuration, loop: loop)
+        do {
+            let result = try await body(connection.messages, connection)
+            await connection.close(code: .normal, reason: "")
+            return result
+        } catch {
+            await connection.close(code: .internalError, reason: "client error")
+            throw error
+        }
+    }
+
+    /// Inbound messages. Single consumer: iterate it from one task.
+    public var messages: WebSocketInboundStream { WebSocketInboundStream(core: core) }
+
+    /// Sends one message. Returns when lws has taken it (the socket accepted its last frame).
+    /// - Throws: ``TransportError/closed(_:)`` once the connection is closing or closed.
+    public func send(_ message: WebSocketMessage) async throws {
+        try await core.send(message)
+    }
+
+    /// Sends a text message.
+    public func send(text: String) async throws { try await send(.text(text)) }
+
+    /// Closes the connection after flushing queued messages and waits until it is closed.
+    public func close(code: WebSocketCloseCode = .normal, reason: String = "") async {
+        let core = self.core
+        core.loop.submit { core.beginClose(code: code.rawValue, reason: reason, flush: true) }
+        _ = await closeInfo
+    }
+
+    /// How the connection ended; waits until it has.
+    public var closeInfo: WebSocketCloseInfo {
+        get async {
+            await withCheckedContinuation { (c: CheckedContinuation<WebSocketCloseInfo, Never>) in
+                let info = core.shared.withLock { s -> WebSocketCloseInfo? in
+                    if case .closed(let info) = s.phase { return info }
+                    s.closeWaiters.append(c)
+                    return nil
+                }
+                if let info { c.resume(returning: info) }
+            }
+        }
+    }
+
+    /// True until the connection has closed.
+    public var isOpen: Bool {
+        if case .open = core.shared.withLock({ $0.phase }) { return true }
+        return false
+    }
+
+    /// The kernel thread id that ran this connection's establishing callback (the loop's service thread).
+    public var serviceThreadID: Int32 {
+        get async { await core.loop.onServiceThread { [core] _ in core.establishedOnThread } }
+    }
+}
+
+/// The inbound messages of one ``WebSocketConnection``: an `AsyncSequence` with backpressure.
+///
+/// It ends (returns nil) after a 1000 close, and throws ``TransportError/closed(_:)`` after any other close,
+/// once every message that arrived before the close has been delivered.
+public struct WebSocketInboundStream: AsyncSequence, Sendable {
+    public typealias Element = WebSocketMessage
+    let core: ConnectionCore
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let core: ConnectionCore
+        public mutating func next() async throws -> WebSocketMessage? {
+            if let message = try await core.nextMessage() { return message }
+            if case .closed(let info) = core.shared.withLock({ $0.phase }), info.code != .normal {
+                throw TransportError.closed(info)
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(core: core) }
+}

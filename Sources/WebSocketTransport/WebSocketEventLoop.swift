@@ -1,0 +1,237 @@
+import CLibWebSockets
+import SignalingSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libwebsockets event loop: one `lws_context` served by one dedicated thread (DESIGN §2).
+///
+/// Every client and server in the process shares ``shared`` unless it is given another loop, so a thousand
+/// connections cost one thread. Other threads never call lws: they post closures to a locked mailbox and wake
+/// the service thread with `lws_cancel_service`, the one lws call that is safe from any thread (LWS-NOTES §3.8).
+public final class WebSocketEventLoop: @unchecked Sendable {
+    // @unchecked: the fields below the "service thread only" mark are touched only on the service thread
+    // (inside lws callbacks, mailbox closures, or before the thread starts / after it ends). The fields above it
+    // are immutable or lock-guarded.
+
+    /// The process-wide loop. It lives as long as the process.
+    public static let shared = WebSocketEventLoop()
+
+    private struct Mailbox {
+        var commands: [@Sendable () -> Void] = []
+        var wakePending = false
+        var stopping = false
+    }
+    private let mailbox = LockedValue(Mailbox())
+    /// Guards `lws_cancel_service` against `lws_context_destroy` (LWS-NOTES rule 1).
+    private let contextForWake = LockedValue<ContextHandle?>(nil)
+    private let threadInfo = LockedValue<(tid: Int32, exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
+
+    // --- service thread only ---
+    private(set) var context: OpaquePointer!
+    let strings = CStringStore()
+    /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
+    /// until `LWS_CALLBACK_WSI_DESTROY`.
+    var cores: [ObjectIdentifier: ConnectionCore] = [:]
+    var clientVhosts: [TLSClientConfiguration: OpaquePointer] = [:]
+    private var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
+    private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
+    private var retryTables: [UnsafeMutablePointer<UInt32>] = []
+    private var vhostCounter = 0
+
+    /// Creates a loop with its own context and service thread. Most programs use ``shared`` instead.
+    public init() {
+        lws_set_log_level(0, nil)  // silence lws; errors reach callers as TransportError values
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.gid = -1
+        info.uid = -1
+        info.timeout_secs = 20
+        // lws sizes its fd table from this; the process limit can be huge (LWS-NOTES §2, DESIGN §2).
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        info.fd_limit_per_thread = UInt32(min(max(UInt64(limit.rlim_cur), 1024), 65536))
+        info.user = Unmanaged<WebSocketEventLoop>.passUnretained(self).toOpaque()
+        guard let ctx = lws_create_context(&info) else {
+            fatalError("lws_create_context failed: libwebsockets is unusable in this process")
+        }
+        context = ctx
+        // With explicit vhosts, `lws_cancel_service` reaches protocols of existing vhosts only: the default
+        // client vhost is created now, before the service thread starts, so the mailbox always has a listener.
+        guard clientVhost(for: TLSClientConfiguration()) != nil else {
+            fatalError("cannot create the default client vhost")
+        }
+        contextForWake.withLock { $0 = ContextHandle(raw: ctx) }
+        let unmanaged = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, serviceThreadEntry, unmanaged)
+        precondition(rc == 0, "cannot start the lws service thread: \(rc)")
+        pthread_detach(thread)
+    }
+
+    /// The kernel thread id of the service thread (for diagnostics and tests).
+    public var serviceThreadID: Int32 { threadInfo.withLock { $0.tid } }
+
+    /// The number of connections (client and server side) alive on this loop.
+    public func connectionCount() async -> Int {
+        await onServiceThread { $0.cores.count }
+    }
+
+    /// Stops the loop: every connection is dropped and the context destroyed. Not for ``shared``.
+    public func shutdown() async {
+        precondition(self !== WebSocketEventLoop.shared, "the shared event loop lives as long as the process")
+        let alreadyExited = mailbox.withLock { m -> Bool in m.stopping = true; return false }
+        _ = alreadyExited
+        wake()
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let done = threadInfo.withLock { info -> Bool in
+                if info.exited { return true }
+                info.waiters.append(c)
+                return false
+            }
+            if done { c.resume() }
+        }
+    }
+
+    // MARK: Mailbox
+
+    /// Runs `command` on the service thread, soon. Safe from any thread.
+    func submit(_ command: @escaping @Sendable () -> Void) {
+        let wakeNeeded = mailbox.withLock { m -> Bool in
+            m.commands.append(command)
+            if m.wakePending { return false }
+            m.wakePending = true
+            return true
+        }
+        if wakeNeeded { wake() }
+    }
+
+    /// Runs `body` on the service thread and returns its result.
+    func onServiceThread<T: Sendable>(_ body: @escaping @Sendable (WebSocketEventLoop) -> T) async -> T {
+        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
+            submit { [unowned self] in c.resume(returning: body(self)) }
+        }
+    }
+
+    private func wake() {
+        contextForWake.withLock { handle in
+            if let handle { lws_cancel_service(handle.raw) }
+        }
+    }
+
+    /// Drains the mailbox; called on the service thread for `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+    func drainMailbox() {
+        let commands = mailbox.withLock { m -> [@Sendable () -> Void] in
+            m.wakePending = false
+            defer { m.commands.removeAll(keepingCapacity: true) }
+            return m.commands
+        }
+        for command in commands { command() }
+    }
+
+    // MARK: Service thread
+
+    fileprivate func runServiceThread() {
+        threadInfo.withLock { $0.tid = clws_gettid() }
+        while !mailbox.withLock({ $0.stopping }) {
+            if lws_service(context, 0) < 0 { break }
+        }
+        contextForWake.withLock { $0 = nil }
+        drainMailbox()
+        lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
+        for core in cores.values { core.finish(reason: "event loop shut down") }
+        cores.removeAll()
+        protocolTables.forEach { $0.deallocate() }
+        retryPolicies.values.forEach { $0.deallocate() }
+        retryTables.forEach { $0.deallocate() }
+        let waiters = threadInfo.withLock { info -> [CheckedContinuation<Void, Never>] in
+            info.exited = true
+            defer { info.waiters = [] }
+            return info.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    // MARK: Vhosts (service thread)
+
+    /// A zero-terminated protocol table: index 0 serves HTTP and subprotocol-less upgrades.
+    func protocolTable(subprotocols: [String]) -> UnsafePointer<lws_protocols> {
+        let names = ["ks-default"] + subprotocols
+        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
+        for (i, name) in names.enumerated() {
+            var p = lws_protocols()
+            p.name = strings.keep(name)
+            p.callback = lwsCallback
+            p.per_session_data_size = 0
+            p.rx_buffer_size = 0
+            table[i] = p
+        }
+        table[names.count] = lws_protocols()
+        protocolTables.append(table)
+        return UnsafePointer(table)
+    }
+
+    private struct RetryKey: Hashable { var ping: UInt16; var hangup: UInt16 }
+
+    /// The validity (keep-alive) policy for `limits`, shared by every connection with the same values.
+    func retryPolicy(for limits: ConnectionLimits) -> UnsafePointer<lws_retry_bo_t> {
+        func secs(_ d: Duration?) -> UInt16 {
+            guard let d else { return 0 }
+            return UInt16(clamping: max(1, d.components.seconds))
+        }
+        let key = RetryKey(ping: secs(limits.pingInterval), hangup: secs(limits.idleTimeout))
+        if let existing = retryPolicies[key] { return UnsafePointer(existing) }
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        table.initialize(to: 1000)
+        retryTables.append(table)
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        var bo = lws_retry_bo_t()
+        bo.retry_ms_table = UnsafePointer(table)
+        bo.retry_ms_table_count = 1
+        bo.conceal_count = 0
+        bo.secs_since_valid_ping = key.ping == 0 ? UInt16.max - 1 : key.ping
+        bo.secs_since_valid_hangup = key.hangup == 0 ? UInt16.max : key.hangup
+        policy.initialize(to: bo)
+        retryPolicies[key] = policy
+        return UnsafePointer(policy)
+    }
+
+    /// The client vhost for a TLS trust setting, created on first use.
+    func clientVhost(for tls: TLSClientConfiguration) -> OpaquePointer? {
+        if let vh = clientVhosts[tls] { return vh }
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = protocolTable(subprotocols: [])
+        info.vhost_name = strings.keep(nextVhostName("client"))
+        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.gid = -1
+        info.uid = -1
+        // Trust the system store unless a CA file is given (Debian's ca-certificates bundle).
+        info.client_ssl_ca_filepath = strings.keep(tls.caFile ?? "/etc/ssl/certs/ca-certificates.crt")
+        guard let vh = lws_create_vhost(context, &info) else { return nil }
+        clientVhosts[tls] = vh
+        return vh
+    }
+
+    func nextVhostName(_ prefix: String) -> String {
+        vhostCounter += 1
+        return "\(prefix)-\(vhostCounter)"
+    }
+
+    func register(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = core }
+    func unregister(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = nil }
+}
+
+/// A `lws_context*` that may cross threads; only `lws_cancel_service` is ever called with it off the service
+/// thread, under `contextForWake`'s lock.
+struct ContextHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+/// The service thread's entry point: a named global function (LWS-NOTES §3.6).
+private func serviceThreadEntry(_ arg: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let loop = Unmanaged<WebSocketEventLoop>.fromOpaque(arg!).takeRetainedValue()
+    loop.runServiceThread()
+    return nil
+}

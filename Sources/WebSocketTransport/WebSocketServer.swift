@@ -1,0 +1,57 @@
+/// A listening WebSocket server on a ``WebSocketEventLoop``.
+///
+/// ```swift
+/// let server = try await WebSocketServer.start(.init())        // 127.0.0.1, ephemeral port
+/// for await connection in server.connections {
+///     Task { for try await message in connection.messages { try await connection.send(message) } }
+/// }
+/// ```
+public final class WebSocketServer: Sendable {
+    let core: ServerCore
+
+    /// The port the server listens on (the real one when the configuration asked for port 0).
+    public let port: Int
+    /// The bound host.
+    public let host: String
+    /// Whether the server speaks TLS.
+    public let isSecure: Bool
+    /// Accepted connections, after the upgrade was accepted. Single consumer; ends at shutdown.
+    public let connections: AsyncStream<WebSocketConnection>
+
+    /// The server's base URL, e.g. `ws://127.0.0.1:41234`.
+    public var url: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "\(isSecure ? "wss" : "ws")://\(h):\(port)"
+    }
+
+    private init(core: ServerCore, port: Int, connections: AsyncStream<WebSocketConnection>) {
+        self.core = core
+        self.port = port
+        self.host = core.configuration.host
+        self.isSecure = core.configuration.tls != nil
+        self.connections = connections
+    }
+
+    /// Binds and starts listening.
+    /// - Throws: ``TransportError/listenFailed(_:)`` when the address cannot be bound or TLS files are unusable.
+    public static func start(
+        _ configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared
+    ) async throws -> WebSocketServer {
+        let (stream, continuation) = AsyncStream<WebSocketConnection>.makeStream()
+        let core = ServerCore(loop: loop, configuration: configuration, accepted: continuation)
+        let result: Result<Int, TransportError> = await loop.onServiceThread { _ in
+            do throws(TransportError) { return .success(try core.listen()) } catch { return .failure(error) }
+        }
+        return WebSocketServer(core: core, port: try result.get(), connections: stream)
+    }
+
+    /// Stops accepting, closes every connection with `code` (1001 by default), waits for them to close, and
+    /// releases the port.
+    public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down") async {
+        let core = self.core
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            core.loop.submit { core.beginShutdown(code: code, reason: reason, waiter: c) }
+        }
+        await core.loop.onServiceThread { _ in core.destroyVhost() }
+    }
+}
