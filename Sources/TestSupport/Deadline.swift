@@ -4,6 +4,10 @@ import Foundation
 public struct DeadlineExceeded: Error, CustomStringConvertible {
     public let what: String
     public let after: Duration
+    public init(what: String, after: Duration) {
+        self.what = what
+        self.after = after
+    }
     public var description: String { "timed out after \(after) waiting for \(what)" }
 }
 

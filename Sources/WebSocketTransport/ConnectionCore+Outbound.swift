@@ -8,44 +8,54 @@ import Foundation
 extension ConnectionCore {
     /// Queues `message`; resumes when lws has taken its last frame.
     func send(_ message: WebSocketMessage) async throws {
-        var buffer = [UInt8](repeating: 0, count: CLWS_PRE)
-        let binary: Bool
-        switch message {
-        case .text(let s):
-            buffer.append(contentsOf: s.utf8)
-            binary = false
-        case .binary(let d):
-            buffer.append(contentsOf: d)
-            binary = true
-        }
-        let size = buffer.count - CLWS_PRE
+        let buffer = Self.frameBuffer(message)
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            enum Outcome { case closed(TransportError), queued(wake: Bool), overflow }
-            let outcome = shared.withLock { s -> Outcome in
-                switch s.phase {
-                case .closed(let info): return .closed(.closed(info))
-                case .closing: return .closed(.closed(WebSocketCloseInfo(
-                    code: WebSocketCloseCode(rawValue: s.requestedClose?.code ?? 1000),
-                    reason: s.requestedClose?.reason ?? "closing", initiatedLocally: true)))
-                case .connecting, .open: break
-                }
-                s.outbound.append(Outbound(buffer: buffer, binary: binary, waiter: c))
-                s.outboundBytes += size
-                if s.outboundBytes > limits.maxOutboundBytes { return .overflow }
-                if s.writeRequested { return .queued(wake: false) }
-                s.writeRequested = true
-                return .queued(wake: true)
+            do { try enqueue(buffer, binary: message.isBinary, waiter: c) } catch { c.resume(throwing: error) }
+        }
+    }
+
+    /// Queues `message` without waiting for it to be written.
+    func enqueue(_ message: WebSocketMessage) throws {
+        try enqueue(Self.frameBuffer(message), binary: message.isBinary, waiter: nil)
+    }
+
+    private static func frameBuffer(_ message: WebSocketMessage) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: CLWS_PRE)
+        switch message {
+        case .text(let s): buffer.append(contentsOf: s.utf8)
+        case .binary(let d): buffer.append(contentsOf: d)
+        }
+        return buffer
+    }
+
+    private func enqueue(_ buffer: [UInt8], binary: Bool, waiter: CheckedContinuation<Void, any Error>?) throws {
+        let size = buffer.count - CLWS_PRE
+        enum Outcome { case closed(TransportError), queued(wake: Bool), overflow }
+        let outcome = shared.withLock { s -> Outcome in
+            switch s.phase {
+            case .closed(let info): return .closed(.closed(info))
+            case .closing:
+                let close = s.requestedClose ?? (1000, "closing")
+                return .closed(.closed(WebSocketCloseInfo(
+                    code: WebSocketCloseCode(rawValue: close.code), reason: close.reason, initiatedLocally: true)))
+            case .connecting, .open: break
             }
-            switch outcome {
-            case .closed(let error): c.resume(throwing: error)
-            case .queued(let wake):
-                if wake { loop.submit { [self] in requestWritable() } }
-            case .overflow:
-                let limit = limits.maxOutboundBytes
-                loop.submit { [self] in
-                    beginClose(code: WebSocketCloseCode.policyViolation.rawValue,
-                               reason: "outbound queue exceeded \(limit) bytes (slow consumer)", flush: false)
-                }
+            s.outbound.append(Outbound(buffer: buffer, binary: binary, waiter: waiter))
+            s.outboundBytes += size
+            if s.outboundBytes > limits.maxOutboundBytes { return .overflow }
+            if s.writeRequested { return .queued(wake: false) }
+            s.writeRequested = true
+            return .queued(wake: true)
+        }
+        switch outcome {
+        case .closed(let error): throw error
+        case .queued(let wake):
+            if wake { loop.submit { [self] in requestWritable() } }
+        case .overflow:
+            let limit = limits.maxOutboundBytes
+            loop.submit { [self] in
+                beginClose(code: WebSocketCloseCode.policyViolation.rawValue,
+                           reason: "outbound queue exceeded \(limit) bytes (slow consumer)", flush: false)
             }
         }
     }

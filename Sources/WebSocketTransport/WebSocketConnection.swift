@@ -76,6 +76,14 @@ public final class WebSocketConnection: Sendable {
         try await core.send(message)
     }
 
+    /// Queues one message without waiting for it to be written: for broadcasts, where one slow peer must not
+    /// hold up the sender. A connection whose queue passes ``ConnectionLimits/maxOutboundBytes`` is closed with
+    /// 1008 (DESIGN §2).
+    /// - Throws: ``TransportError/closed(_:)`` once the connection is closing or closed.
+    public func enqueue(_ message: WebSocketMessage) throws {
+        try core.enqueue(message)
+    }
+
     /// Sends a text message.
     public func send(text: String) async throws { try await send(.text(text)) }
 

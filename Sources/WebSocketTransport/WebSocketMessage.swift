@@ -7,6 +7,12 @@ public enum WebSocketMessage: Sendable, Hashable {
     /// A binary message.
     case binary(Data)
 
+    /// True for binary messages.
+    public var isBinary: Bool {
+        if case .binary = self { return true }
+        return false
+    }
+
     /// The payload size in bytes.
     public var byteCount: Int {
         switch self {
