@@ -85,7 +85,7 @@ extension JSONRPCClient {
                     outcome = .failure(MethodRouter<RPCRequest>.errorObject(for: error) ?? .internalError("\(error)"))
                 }
             } else {
-                outcome = .failure(.methodNotFound(request.method))
+                outcome = .failure(.methodNotFound)
             }
             do {
                 try await connection.send(RPCResponse(id: request.id, outcome: outcome).jsonText)

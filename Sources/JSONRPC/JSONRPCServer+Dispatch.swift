@@ -24,9 +24,9 @@ extension JSONRPCServer {
         switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
         case .unparsable(let error):
             logger.debug("unparsable message", metadata: ["reason": "\(error)"])
-            await send(.error(.parseError(error.description), id: .null), on: connection)
+            await send(.error(.parseError(), id: .null), on: connection)
         case .batch([]):
-            await send(.error(.invalidRequest("empty batch"), id: .null), on: connection)
+            await send(.error(.invalidRequest(), id: .null), on: connection)
         case .single(let element):
             switch plan(element, binding: binding, current: current) {
             case .nothing: break
@@ -49,7 +49,8 @@ extension JSONRPCServer {
         let session = current.withLock { $0 }
         switch element {
         case .failure(let invalid):
-            return .reply(.error(.invalidRequest(invalid.reason), id: invalid.id ?? .null))
+            logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
+            return .reply(.error(.invalidRequest(), id: invalid.id ?? .null))
         case .success(.response(let response)):
             if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
                 logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
@@ -140,7 +141,7 @@ extension JSONRPCServer {
     func execute(_ request: RPCRequest, session: ServerSession) async -> RPCResponse {
         let context = RPCRequestContext(session: session, method: request.method, id: request.id)
         guard let handler = router.handler(for: request.method) else {
-            return .error(shape(.methodNotFound(request.method), session: session), id: request.id)
+            return .error(shape(.methodNotFound, session: session), id: request.id)
         }
         do {
             let value = try await handler(request.rawParams, context)

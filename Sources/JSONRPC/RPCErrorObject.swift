@@ -14,7 +14,8 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
         self.data = data
     }
 
-    /// -32700: the text was not JSON (or was nested too deep).
+    /// -32700: the text was not JSON (or was nested too deep). Endpoints send it without `detail`, as in
+    /// JSON-RPC 2.0 §7, and log the detail instead.
     public static func parseError(_ detail: String? = nil) -> RPCErrorObject {
         RPCErrorObject(code: -32700, message: "Parse error", data: detail.map { .string($0) })
     }
@@ -22,10 +23,8 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
     public static func invalidRequest(_ detail: String? = nil) -> RPCErrorObject {
         RPCErrorObject(code: -32600, message: "Invalid Request", data: detail.map { .string($0) })
     }
-    /// -32601: no handler for `method`.
-    public static func methodNotFound(_ method: String) -> RPCErrorObject {
-        RPCErrorObject(code: -32601, message: "Method not found", data: .string(method))
-    }
+    /// -32601: no handler for the method. No `data`, so replies match JSON-RPC 2.0 §7 exactly.
+    public static let methodNotFound = RPCErrorObject(code: -32601, message: "Method not found")
     /// -32602: the params do not fit the method; `detail` should name the param (DESIGN §6).
     public static func invalidParams(_ detail: String) -> RPCErrorObject {
         RPCErrorObject(code: -32602, message: "Invalid params", data: .string(detail))

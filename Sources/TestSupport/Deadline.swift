@@ -1,0 +1,40 @@
+import SignalingSupport
+
+/// A test waited longer than its deadline for something to happen.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    /// What was awaited.
+    public var what: String
+    /// The deadline.
+    public var timeout: Duration
+    public var description: String { "waited \(timeout) for \(what)" }
+}
+
+/// Runs `body`, failing with ``DeadlineExceeded`` when it takes longer than `timeout`. Tests synchronize on events
+/// through this instead of sleeping (DESIGN §7); `body` must respond to task cancellation.
+public func withDeadline<T: Sendable>(
+    _ timeout: Duration = .seconds(10), _ what: String = "an event",
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw DeadlineExceeded(what: what, timeout: timeout)
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// Waits until `condition` holds, checking after each scheduler turn, for at most `timeout`. For states that have
+/// no event to await (a timer registered, a counter reached).
+public func waitUntil(
+    _ what: String, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable () -> Bool
+) async throws {
+    let start = ContinuousClock.now
+    while !condition() {
+        if ContinuousClock.now - start > timeout { throw DeadlineExceeded(what: what, timeout: timeout) }
+        await Task.yield()
+        try await Task.sleep(for: .microseconds(200))
+    }
+}
