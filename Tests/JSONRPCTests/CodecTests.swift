@@ -1,0 +1,88 @@
+import JSONRPC
+import Testing
+
+@Suite struct CodecTests {
+    @Test func integersStayExactAndDoublesStayDoubles() throws {
+        #expect(try JSONValue(parsing: "9223372036854775807") == .int(Int.max))
+        #expect(try JSONValue(parsing: "-9223372036854775808") == .int(Int.min))
+        #expect(try JSONValue(parsing: "9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSONValue(parsing: "1.0") == .double(1.0))
+        #expect(try JSONValue(parsing: "-0") == .int(0))
+        #expect(try JSONValue(parsing: "2.5e3") == .double(2500))
+        #expect(JSONValue.int(Int.max).jsonText == "9223372036854775807")
+    }
+
+    @Test func valuesRoundTripThroughText() throws {
+        let value: JSONValue = [
+            "s": "quote \" backslash \\ newline \n tab \t nul \u{0} bell \u{7} é 😀",
+            "a": [1, 2.5, true, false, nil, [:], []],
+            "o": ["nested": ["deep": [1, [2, [3]]]]],
+        ]
+        #expect(try JSONValue(parsing: value.jsonText) == value)
+    }
+
+    @Test func escapesIncludingSurrogatePairsDecode() throws {
+        #expect(try JSONValue(parsing: #""a\u00e9\n\ud83d\ude00\/""#) == .string("aé\n😀/"))
+    }
+
+    @Test(arguments: ["", "01", "[1,]", #"{"a":1,}"#, "tru", "nul", "\"\u{01}\"", "1 2", "[", "-", "1.", "1e", "{'a':1}",
+                      #"{"a" 1}"#, "\"unterminated", #""\x""#, "[1 2]", "NaN", "+1", ".5"])
+    func malformedTextIsRejected(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test func nestingUpTo128IsAcceptedAndDeeperIsRejectedWithoutRecursingFurther() throws {
+        func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        _ = try JSONValue(parsing: nested(128))
+        #expect { try JSONValue(parsing: nested(129)) } throws: { ($0 as? JSONParseError)?.kind == .tooDeep }
+        // 100 000 levels: would overflow the stack of a recursive decoder that checks depth afterwards.
+        #expect { try JSONValue(parsing: nested(100_000)) } throws: { ($0 as? JSONParseError)?.kind == .tooDeep }
+    }
+
+    @Test func idsArePreservedExactlyAndFractionalIdsAreInvalid() {
+        guard case .single(.success(.request(let s))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":"1"}"#),
+              case .single(.success(.request(let n))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":1}"#),
+              case .single(.success(.request(let z))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":null}"#)
+        else { Issue.record("requests did not decode"); return }
+        #expect(s.id == .string("1"))
+        #expect(n.id == .number(1))
+        #expect(z.id == .null)
+        #expect(s.jsonText.contains(#""id":"1""#))
+        guard case .single(.failure) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":1.5}"#) else {
+            Issue.record("a fractional id was accepted"); return
+        }
+    }
+
+    @Test func envelopeIsStrict() {
+        let invalid = [
+            #"{"method":"m","id":1}"#,                                  // no jsonrpc
+            #"{"jsonrpc":"1.0","method":"m","id":1}"#,                  // wrong version
+            #"{"jsonrpc":"2.0","method":"m","params":3,"id":1}"#,       // scalar params
+            #"{"jsonrpc":"2.0","id":1}"#,                               // neither method nor result
+            #"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}"#,  // both
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":"1","message":"x"}}"#,           // string code
+        ]
+        for text in invalid {
+            guard case .single(.failure) = RPCCodec.decode(text) else { Issue.record("accepted \(text)"); continue }
+        }
+    }
+
+    @Test func paramsStayRawUntilAskedForAndDecodeTyped() throws {
+        struct Named: Decodable, Equatable { let minuend: Int; let subtrahend: Int }
+        let text = #"{"jsonrpc":"2.0","method":"subtract","params":{"subtrahend":23,"minuend":42},"id":3}"#
+        guard case .single(.success(.request(let request))) = RPCCodec.decode(text) else {
+            Issue.record("did not decode"); return
+        }
+        #expect(try request.rawParams?.decode(as: Named.self) == Named(minuend: 42, subtrahend: 23))
+        #expect(request.params == ["subtrahend": 23, "minuend": 42])
+        // Forwarding re-emits the params text verbatim.
+        #expect(request.jsonText.contains(#""params":{"subtrahend":23,"minuend":42}"#))
+    }
+
+    @Test func kurentoWrappedResultsUnwrap() {
+        let wrapped: JSONValue = ["value": "ok", "sessionId": "s"]
+        #expect(wrapped.value == "ok")
+        #expect(wrapped.unwrapped == "ok")
+        #expect((["a": 1, "sessionId": "s"] as JSONValue).unwrapped == ["a": 1])
+    }
+}
