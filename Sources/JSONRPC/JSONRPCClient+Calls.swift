@@ -18,6 +18,11 @@ extension JSONRPCClient {
     /// - Throws: ``RPCError``: the peer's error, timeout, cancellation (also of the calling task), or the
     ///   connection's end.
     public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
+        try await perform(method, params: params, timeout: timeout)
+    }
+
+    /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
+    func perform(_ method: String, params: JSONValue?, timeout: Duration?) async throws -> JSONValue {
         if Task.isCancelled { throw RPCError.cancelled }
         let (id, outcome, text) = startRequest(method, params: params, timeout: timeout)
         return try await withTaskCancellationHandler {
@@ -35,12 +40,12 @@ extension JSONRPCClient {
     ) async throws -> R {
         let json: JSONValue
         do { json = try JSONValue(encoding: params) } catch { throw RPCError.encodingFailed("\(error)") }
-        return try Self.decodeResult(try await call(method, params: json, timeout: timeout))
+        return try Self.decodeResult(try await perform(method, params: json, timeout: timeout))
     }
 
     /// Calls `method` without params and decodes the result as `R` (unwrapping Kurento's `value`).
     public func call<R: Decodable>(_ method: String, as type: R.Type = R.self, timeout: Duration? = nil) async throws -> R {
-        try Self.decodeResult(try await call(method, params: nil, timeout: timeout))
+        try Self.decodeResult(try await perform(method, params: nil, timeout: timeout))
     }
 
     static func decodeResult<R: Decodable>(_ result: JSONValue) throws -> R {
