@@ -54,6 +54,10 @@ public final class JSONRPCClient: Sendable {
     }
 
     deinit {
+        // Nobody can call close() any more: close the connection so the receive loop (which holds it) ends too.
+        if let connection = state.withLock({ $0.connection }) {
+            Task { await connection.close(code: 1001, reason: "client released") }
+        }
         pending.failAll(with: .cancelled)
         notificationHub.finish()
         stateHub.finish()

@@ -18,10 +18,13 @@ final class ResponseCache: Sendable {
     private struct Entry {
         var run: OneShot<RPCResponse?>
         var finishedAt: ClockInstant?
+        /// Finish order: ties in `finishedAt` are common on a coarse or manual clock.
+        var finishOrder: UInt64 = 0
     }
     private struct State {
         var entries: [RequestID: Entry] = [:]
         var finishedCount = 0
+        var finishes: UInt64 = 0
         var nextPurge: ClockInstant?
     }
     private let state = LockedValue(State())
@@ -55,6 +58,8 @@ final class ResponseCache: Sendable {
         let run = state.withLock { s -> OneShot<RPCResponse?>? in
             guard var entry = s.entries[id], entry.finishedAt == nil else { return nil }
             entry.finishedAt = now
+            s.finishes += 1
+            entry.finishOrder = s.finishes
             s.entries[id] = entry
             s.finishedCount += 1
             if s.nextPurge == nil { s.nextPurge = now + retention }
@@ -82,7 +87,7 @@ final class ResponseCache: Sendable {
     }
 
     private func evictOldest(_ s: inout State) {
-        let oldest = s.entries.filter { $0.value.finishedAt != nil }.min { $0.value.finishedAt! < $1.value.finishedAt! }
+        let oldest = s.entries.filter { $0.value.finishedAt != nil }.min { $0.value.finishOrder < $1.value.finishOrder }
         if let oldest {
             s.entries[oldest.key] = nil
             s.finishedCount -= 1

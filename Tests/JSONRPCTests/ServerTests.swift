@@ -156,3 +156,35 @@ import Testing
         #expect(try await p.exchange(request("typed", id: 3, params: #"{"a":5}"#))["result"] == 5)
     }
 }
+
+@Suite struct DuplicateRetentionTests {
+    private func slowCall(_ id: Int) -> String { #"{"jsonrpc":"2.0","method":"count","id":\#(id)}"# }
+
+    @Test func finishedResponsesAreForgottenAfterTheRetentionAndBeyondThePerSessionBound() async throws {
+        // Given a server remembering responses for 30 s, at most 2 per session, on a manual clock
+        let clock = ManualClock()
+        let server = JSONRPCServer(configuration: .init(conventions: .plain, duplicateRetention: .seconds(30),
+                                                         maxRememberedResponses: 2, clock: clock))
+        let runs = Counter()
+        server.register("count") { _, _ in
+            runs.increment()
+            return .int(runs.count)
+        }
+        let peer = RawPeer.connected(to: server)
+
+        // When id 1 is repeated just inside the retention, then after it
+        #expect(try await peer.exchange(slowCall(1))["result"] == 1)
+        clock.advance(by: .seconds(30) - .milliseconds(1))
+        #expect(try await peer.exchange(slowCall(1))["result"] == 1)
+        clock.advance(by: .milliseconds(1))
+        #expect(try await peer.exchange(slowCall(1))["result"] == 2)
+
+        // And when ids 2 and 3 push id 1 out of the two-entry bound
+        #expect(try await peer.exchange(slowCall(2))["result"] == 3)
+        #expect(try await peer.exchange(slowCall(3))["result"] == 4)
+        #expect(try await peer.exchange(slowCall(1))["result"] == 5)
+
+        // Then the handler ran again exactly when its response had been forgotten
+        #expect(runs.count == 5)
+    }
+}
