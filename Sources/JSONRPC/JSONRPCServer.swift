@@ -120,8 +120,12 @@ public final class JSONRPCServer: Sendable {
                 do {
                     let text = try await connection.receive()
                     await receive(text, binding: binding, current: current, group: &group)
+                } catch let end as ConnectionEnd {
+                    return end
                 } catch {
-                    return error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "\(error)")
+                    // Not an end of the connection (the serving task was cancelled): end it ourselves.
+                    await connection.close(code: 1001, reason: "server stopped")
+                    return ConnectionEnd(code: 1001, reason: "server stopped")
                 }
             }
         }
