@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import Testing
 
@@ -84,5 +85,51 @@ import Testing
         #expect(wrapped.value == "ok")
         #expect(wrapped.unwrapped == "ok")
         #expect((["a": 1, "sessionId": "s"] as JSONValue).unwrapped == ["a": 1])
+    }
+}
+
+/// The writer checked by a witness we did not write: Foundation's JSONSerialization must read everything we
+/// write, and our parser must read it back unchanged.
+@Suite struct WriterWitnessTests {
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private func randomValue(_ depth: Int, _ rng: inout SplitMix) -> JSONValue {
+        let scalars: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "😀", "/", " ", "\u{7F}", "\u{2028}"]
+        switch Int.random(in: 0..<(depth > 4 ? 6 : 8), using: &rng) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &rng))
+        case 2: return .int(Int.random(in: Int.min...Int.max, using: &rng))
+        case 3: return .double(Double.random(in: -1e300...1e300, using: &rng))
+        case 4, 5:
+            var s = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0..<8, using: &rng) { s.append(scalars.randomElement(using: &rng)!) }
+            return .string(String(s))
+        case 6: return .array((0..<Int.random(in: 0..<4, using: &rng)).map { _ in randomValue(depth + 1, &rng) })
+        default:
+            var members: [String: JSONValue] = [:]
+            for i in 0..<Int.random(in: 0..<4, using: &rng) { members["k\(i)\"\n"] = randomValue(depth + 1, &rng) }
+            return .object(members)
+        }
+    }
+
+    @Test func foundationReadsWhatWeWriteAndWeReadItBackUnchanged() throws {
+        var rng = SplitMix(state: 2026)
+        for _ in 0..<2000 {
+            let value = randomValue(0, &rng)
+            let text = value.jsonText
+            #expect(throws: Never.self, "\(text)") {
+                _ = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+            }
+            #expect(try JSONValue(parsing: text) == value, "\(text)")
+        }
     }
 }

@@ -188,3 +188,20 @@ import Testing
         #expect(runs.count == 5)
     }
 }
+
+@Suite struct ServeLifecycleTests {
+    @Test func cancellingTheServingTaskClosesTheConnection() async throws {
+        // Given a connection being served
+        let (near, far) = LocalMessageConnection.pair()
+        let serving = Task { await JSONRPCServer.specificationExamples().serve(far) }
+        let peer = RawPeer(connection: near)
+        #expect(try await peer.exchange(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}"#)["result"] == 1)
+
+        // When the serving task is cancelled
+        serving.cancel()
+        await serving.value
+
+        // Then the peer sees the connection end with 1001
+        await #expect { _ = try await peer.receiveText() } throws: { ($0 as? ConnectionEnd)?.code == 1001 }
+    }
+}
