@@ -1,16 +1,6 @@
 import Logging
 import SignalingSupport
 
-/// What a server handler knows about the call it is answering.
-public struct RPCRequestContext: Sendable {
-    /// The caller's session (for server→client notifications and requests, and the session id).
-    public let session: ServerSession
-    /// The method called.
-    public let method: String
-    /// The request id; `nil` for a notification.
-    public let id: RequestID?
-}
-
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
 ///
