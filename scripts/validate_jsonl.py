@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validate JSON documents against JSON Schemas (2020-12), one case per input line.
 
-Input (stdin), one JSON object per line:
+Input (the JSONL file given as argument, or stdin), one JSON object per line:
   {"label": "...", "schema": "Schemas/x.schema.json", "ref": "#/$defs/y" or "", "instance": <any JSON>}
 Output (stdout), one line per case, in order:
   {"label": "...", "valid": true|false, "errors": ["..."]}
@@ -18,9 +18,11 @@ import jsonschema
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", default=".", help="package root that schema paths are relative to")
+    parser.add_argument("cases", nargs="?", help="JSONL file of cases (default: stdin)")
     args = parser.parse_args()
+    source = open(args.cases, encoding="utf-8") if args.cases else sys.stdin
     schemas = {}
-    for raw in sys.stdin:
+    for raw in source:
         raw = raw.strip()
         if not raw:
             continue

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Validates JSON documents against JSON Schemas with Python `jsonschema`, the independent witness of DESIGN §7:
-/// all cases go to ONE python process per call, as a JSONL file of (schema, ref, instance) lines
-/// (`scripts/validate_jsonl.py`).
+/// all cases of a call go to ONE python process (`scripts/validate_jsonl.py`), as a JSONL file of
+/// (schema, ref, instance) lines. ``availability`` costs one short `python3 -c "import jsonschema"` per test process.
 ///
 /// When python3 or jsonschema is missing, ``availability`` says why. Tests use ``mustRun``: under `CI=true` a
 /// missing tool fails the test; elsewhere the test is skipped with that message.
@@ -56,7 +56,7 @@ public enum SchemaValidation {
 
     /// `nil` when python3 with jsonschema can run, otherwise the reason it cannot.
     public static let availability: String? = {
-        let result = try? run(["-c", "import jsonschema"], input: Data())
+        let result = try? run(["-c", "import jsonschema"])
         switch result {
         case nil: return "python3 could not be started"
         case (0, _)?: return nil
@@ -79,8 +79,13 @@ public enum SchemaValidation {
             line.removeLast()  // reopen the object to append the instance text verbatim
             lines += line + ",\"instance\":" + c.instanceJSON + "}\n"
         }
+        // The cases go to the script as a JSONL file (DESIGN §7), removed afterwards.
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("schema-cases-\(ProcessInfo.processInfo.processIdentifier).jsonl")
+        try Data(lines.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
         let script = packageRoot.appendingPathComponent("scripts/validate_jsonl.py").path
-        let (status, output) = try run([script, "--root", packageRoot.path], input: Data(lines.utf8))
+        let (status, output) = try run([script, "--root", packageRoot.path, file.path])
         guard status == 0 else { throw Unavailable(reason: "validate_jsonl.py exited \(status): \(output)") }
         return try output.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
@@ -89,21 +94,15 @@ public enum SchemaValidation {
         }
     }
 
-    private static func run(_ arguments: [String], input: Data) throws -> (Int32, String) {
+    private static func run(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
+        let stdout = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = stdout
         try process.run()
-        // Feed stdin from its own thread so a large input cannot deadlock against a full stdout pipe.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

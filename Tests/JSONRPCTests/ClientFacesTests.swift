@@ -50,4 +50,13 @@ import Testing
         try await waitUntil("the completion") { results.withLock { $0.count } == 1 }
         #expect(try results.withLock { $0 }[0].get() == 19)
     }
+
+    @Test func delegateIsHeldWeakly() {
+        let client = JSONRPCClient(transport: LocalTransport.serving(.specificationExamples()))
+        var delegate: RecordingDelegate? = RecordingDelegate()
+        client.delegate = delegate
+        #expect(client.delegate != nil)
+        delegate = nil
+        #expect(client.delegate == nil)
+    }
 }
