@@ -29,15 +29,17 @@ extension JSONRPCClient {
         case .unparsable(let error):
             report(.invalidResponse("unparsable message from the server: \(error)"))
         case .single(let message):
-            handle(message, from: connection)
+            if let request = handle(message) { answer([request], batched: false, on: connection) }
         case .batch(let messages):
-            // Our batches come back as arrays of responses. Requests inside a server's batch are answered one by
-            // one, which JSON-RPC peers accept (each response carries its id).
-            for message in messages { handle(message, from: connection) }
+            // Our batches come back as arrays of responses; a server's batch of requests is answered with one
+            // array (JSON-RPC 2.0 §6).
+            let requests = messages.compactMap { handle($0) }
+            if !requests.isEmpty { answer(requests, batched: true, on: connection) }
         }
     }
 
-    private func handle(_ message: Result<RPCMessage, RPCInvalidMessage>, from connection: any MessageConnection) {
+    /// Handles one message in the receive loop; returns it when it is a request to answer.
+    private func handle(_ message: Result<RPCMessage, RPCInvalidMessage>) -> RPCRequest? {
         switch message {
         case .failure(let invalid):
             report(.invalidResponse(invalid.reason))
@@ -46,8 +48,10 @@ extension JSONRPCClient {
         case .success(.notification(let notification)):
             notificationHub.publish(notification)
         case .success(.request(let request)):
-            answer(request, on: connection)
+            eventHub.publish(.request(request))
+            return request
         }
+        return nil
     }
 
     private func accept(_ response: RPCResponse) {
@@ -72,26 +76,26 @@ extension JSONRPCClient {
         state.withLock { $0.sessionId = sessionId }
     }
 
-    private func answer(_ request: RPCRequest, on connection: any MessageConnection) {
-        eventHub.publish(.request(request))
-        let handler = router.handler(for: request.method)
-        // Each handler runs in its own task so a slow one never stalls the receive loop.
+    /// Runs the handlers off the receive loop, so a slow one never stalls it, and sends the responses.
+    private func answer(_ requests: [RPCRequest], batched: Bool, on connection: any MessageConnection) {
         Task { [logger] in
-            let outcome: Result<JSONValue, RPCErrorObject>
-            if let handler {
-                do {
-                    outcome = .success(try await handler(request.rawParams, request) ?? .null)
-                } catch {
-                    outcome = .failure(MethodRouter<RPCRequest>.errorObject(for: error) ?? .internalError("\(error)"))
-                }
-            } else {
-                outcome = .failure(.methodNotFound)
-            }
+            var responses: [RPCMessage] = []
+            for request in requests { responses.append(.response(await self.respond(to: request))) }
+            let text = batched ? RPCMessage.batchText(responses) : responses[0].jsonText
             do {
-                try await connection.send(RPCResponse(id: request.id, outcome: outcome).jsonText)
+                try await connection.send(text)
             } catch {
-                logger.debug("could not answer a server request", metadata: ["method": "\(request.method)"])
+                logger.debug("could not answer a server request", metadata: ["reason": "\(error)"])
             }
+        }
+    }
+
+    private func respond(to request: RPCRequest) async -> RPCResponse {
+        guard let handler = router.handler(for: request.method) else { return .error(.methodNotFound, id: request.id) }
+        do {
+            return .result(try await handler(request.rawParams, request) ?? .null, id: request.id)
+        } catch {
+            return .error(MethodRouter<RPCRequest>.errorObject(for: error) ?? .internalError("\(error)"), id: request.id)
         }
     }
 

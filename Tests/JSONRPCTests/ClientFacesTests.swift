@@ -59,4 +59,23 @@ import Testing
         delegate = nil
         #expect(client.delegate == nil)
     }
+
+    @Test func batchOfServerRequestsIsAnsweredWithOneArray() async throws {
+        // Given a client with one handler, talking to a raw peer
+        let (near, far) = LocalMessageConnection.pair()
+        let client = JSONRPCClient(transport: FixedTransport(connection: near))
+        client.handle("double") { params in .int((params?[0]?.intValue ?? 0) * 2) }
+        try await client.connect()
+        let peer = RawPeer(connection: far)
+
+        // When the peer sends a batch of a known and an unknown request
+        let reply = try await peer.exchange(
+            #"[{"jsonrpc":"2.0","method":"double","params":[4],"id":1},{"jsonrpc":"2.0","method":"nope","id":2}]"#)
+
+        // Then one array answers both
+        #expect(sameElements(reply, [
+            ["jsonrpc": "2.0", "id": 1, "result": 8],
+            ["jsonrpc": "2.0", "id": 2, "error": ["code": -32601, "message": "Method not found"]],
+        ]))
+    }
 }
