@@ -1,6 +1,5 @@
-import SignalingSupport
-
 import Foundation
+import SignalingSupport
 
 extension JSONRPCClient {
     /// One element of ``JSONRPCClient/callBatch(_:timeout:)``.
@@ -35,7 +34,7 @@ extension JSONRPCClient {
 
     /// Calls `method` with Encodable params and decodes the result as `R`. A Kurento-wrapped result
     /// (`{"value": …, "sessionId": …}`, PROTOCOL §0) is unwrapped when `R` does not decode from the wrapper.
-    public func call<P: Encodable & Sendable, R: Decodable & SendableMetatype>(
+    public func call<P: Encodable & Sendable, R: Decodable>(
         _ method: String, params: P, as type: R.Type = R.self, timeout: Duration? = nil
     ) async throws -> R {
         let json: JSONValue

@@ -15,6 +15,7 @@ public protocol JSONRPCClientDelegate: AnyObject, Sendable {
     func client(_ client: JSONRPCClient, didFailWithError error: RPCError)
 }
 
+/// Empty defaults: a delegate implements only what it needs.
 extension JSONRPCClientDelegate {
     public func clientDidConnect(_ client: JSONRPCClient) {}
     public func clientDidDisconnect(_ client: JSONRPCClient) {}
