@@ -177,7 +177,8 @@ public struct JSONParser {
             if negative { return .int(integer) }
             if integer != .min { return .int(-integer) }
         }
-        guard let d = Double(text(start..<index)) else { throw fail("unrepresentable number") }
+        // A number beyond Double's range would become infinity, which JSON cannot carry back out: reject it.
+        guard let d = Double(text(start..<index)), d.isFinite else { throw fail("number out of range") }
         return .double(d)
     }
 

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: ["", "01", "[1,]", #"{"a":1,}"#, "tru", "nul", "\"\u{01}\"", "1 2", "[", "-", "1.", "1e", "{'a':1}",
-                      #"{"a" 1}"#, "\"unterminated", #""\x""#, "[1 2]", "NaN", "+1", ".5"])
+                      #"{"a" 1}"#, "\"unterminated", #""\x""#, "[1 2]", "NaN", "+1", ".5", "1e400", "-1e400"])
     func malformedTextIsRejected(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
     }
