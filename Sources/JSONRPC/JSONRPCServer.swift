@@ -98,7 +98,8 @@ public final class JSONRPCServer: Sendable {
     /// The number of live sessions (connected, or waiting in their reconnection window).
     public var sessionCount: Int { sessions.withLock { $0.count } }
 
-    /// Serves `connection` until it ends. Call it once per accepted connection, from its own task.
+    /// Serves `connection` until it ends and its running handlers have finished. Call it once per accepted
+    /// connection, from its own task; cancelling that task closes the connection with 1001.
     public func serve(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
         let first = ServerSession(binding: binding, configuration: configuration)
