@@ -1,46 +1,47 @@
 import Foundation
+import SignalingSupport
 
-/// The error a test gets when something it waited for did not happen in time.
+/// A test waited longer than its deadline for something to happen.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
-    public let what: String
-    public let after: Duration
-    public init(what: String, after: Duration) {
+    /// What was awaited.
+    public var what: String
+    /// The deadline.
+    public var timeout: Duration
+    public var description: String { "waited \(timeout) for \(what)" }
+    /// Creates the error for `what`, awaited for `timeout`.
+    public init(what: String, timeout: Duration) {
         self.what = what
-        self.after = after
+        self.timeout = timeout
     }
-    public var description: String { "timed out after \(after) waiting for \(what)" }
 }
 
-/// Runs `operation`, failing with ``DeadlineExceeded`` if it takes longer than `limit`. Tests synchronize on
-/// events with a deadline, never on sleeps (DESIGN §7).
+/// Runs `body`, failing with ``DeadlineExceeded`` when it takes longer than `timeout`. Tests synchronize on events
+/// through this instead of sleeping (DESIGN §7); `body` must respond to task cancellation.
 public func withDeadline<T: Sendable>(
-    _ limit: Duration = .seconds(10), _ what: String = "operation",
-    _ operation: @escaping @Sendable () async throws -> T
+    _ timeout: Duration = .seconds(10), _ what: String = "an event",
+    _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
+            try await Task.sleep(for: timeout)
+            throw DeadlineExceeded(what: what, timeout: timeout)
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw DeadlineExceeded(what: what, after: limit)
-        }
-        return value
+        return try await group.next()!
     }
 }
 
-/// Polls `condition` (yielding between checks) until it holds, failing after `limit`. For state that has no
-/// event to await, such as a counter maintained by another thread.
+/// Waits until `condition` holds, checking after each scheduler turn, for at most `timeout`. For states that have
+/// no event to await (a timer registered, a counter reached).
 public func waitUntil(
-    _ what: String, limit: Duration = .seconds(10), _ condition: @escaping @Sendable () async -> Bool
+    _ what: String, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable () -> Bool
 ) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while !(await condition()) {
-        if clock.now > deadline { throw DeadlineExceeded(what: what, after: limit) }
-        try await Task.sleep(for: .milliseconds(2))
+    let start = ContinuousClock.now
+    while !condition() {
+        if ContinuousClock.now - start > timeout { throw DeadlineExceeded(what: what, timeout: timeout) }
+        await Task.yield()
+        try await Task.sleep(for: .microseconds(200))
     }
 }
 

@@ -18,6 +18,6 @@ func closeInfo(_ connection: WebSocketConnection, limit: Duration = .seconds(10)
 func firstConnection(_ server: WebSocketServer, limit: Duration = .seconds(10)) async throws -> WebSocketConnection {
     try await withDeadline(limit, "accepted connection") {
         for await connection in server.connections { return connection }
-        throw DeadlineExceeded(what: "server ended", after: .zero)
+        throw DeadlineExceeded(what: "server ended", timeout: .zero)
     }
 }

@@ -1,0 +1,140 @@
+import SignalingSupport
+
+extension JSONRPCClient {
+    /// One element of ``JSONRPCClient/callBatch(_:timeout:)``.
+    public enum BatchEntry: Sendable, Hashable {
+        /// A request, answered in the results.
+        case request(_ method: String, params: JSONValue? = nil)
+        /// A notification, not answered.
+        case notification(_ method: String, params: JSONValue? = nil)
+    }
+
+    /// Calls `method` and returns its result.
+    ///
+    /// - Parameters:
+    ///   - timeout: the first attempt's timeout; default ``Configuration/requestTimeout``.
+    /// - Throws: ``RPCError``: the peer's error, timeout, cancellation (also of the calling task), or the
+    ///   connection's end.
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
+        try await perform(method, params: params, timeout: timeout)
+    }
+
+    /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
+    func perform(_ method: String, params: JSONValue?, timeout: Duration?) async throws -> JSONValue {
+        if Task.isCancelled { throw RPCError.cancelled }
+        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout)
+        return try await withTaskCancellationHandler {
+            await dispatch(text, completing: [id])
+            return try await outcome.wait().get()
+        } onCancel: {
+            pending.complete(id, with: .failure(.cancelled))
+        }
+    }
+
+    /// Calls `method` with Encodable params and decodes the result as `R`. A Kurento-wrapped result
+    /// (`{"value": …, "sessionId": …}`, PROTOCOL §0) is unwrapped when `R` does not decode from the wrapper.
+    public func call<P: Encodable & Sendable, R: Decodable>(
+        _ method: String, params: P, as type: R.Type = R.self, timeout: Duration? = nil
+    ) async throws -> R {
+        let json: JSONValue
+        do { json = try JSONValue(encoding: params) } catch { throw RPCError.encodingFailed("\(error)") }
+        return try Self.decodeResult(try await perform(method, params: json, timeout: timeout))
+    }
+
+    /// Calls `method` without params and decodes the result as `R` (unwrapping Kurento's `value`).
+    public func call<R: Decodable>(_ method: String, as type: R.Type = R.self, timeout: Duration? = nil) async throws -> R {
+        try Self.decodeResult(try await perform(method, params: nil, timeout: timeout))
+    }
+
+    static func decodeResult<R: Decodable>(_ result: JSONValue) throws -> R {
+        if let direct = try? result.decode(as: R.self) { return direct }
+        if let inner = try? result.unwrapped.decode(as: R.self) { return inner }
+        throw RPCError.invalidResponse("result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
+    }
+
+    /// Sends a notification (no response).
+    public func notify(_ method: String, params: JSONValue? = nil) async throws {
+        try await transmit(RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText)
+    }
+
+    /// Sends `entries` as one batch (JSON-RPC 2.0 §6) and returns the outcome of each request, in order.
+    /// Each request times out and retries on its own; a retry re-sends that request alone, with its id.
+    public func callBatch(_ entries: [BatchEntry], timeout: Duration? = nil) async throws -> [Result<JSONValue, RPCError>] {
+        guard !entries.isEmpty else { return [] }
+        if Task.isCancelled { throw RPCError.cancelled }
+        var messages: [RPCMessage] = []
+        var requests: [(id: RequestID, outcome: OneShot<PendingRequests.Outcome>)] = []
+        for entry in entries {
+            switch entry {
+            case .request(let method, let params):
+                let (id, outcome, _) = startRequest(method, params: params, timeout: timeout)
+                messages.append(.request(RPCRequest(id: id, method: method, params: params)))
+                requests.append((id, outcome))
+            case .notification(let method, let params):
+                messages.append(.notification(RPCNotification(method: method, params: params)))
+            }
+        }
+        let ids = requests.map(\.id)
+        return await withTaskCancellationHandler {
+            await dispatch(RPCMessage.batchText(messages), completing: ids)
+            var results: [Result<JSONValue, RPCError>] = []
+            for request in requests { results.append(await request.outcome.wait()) }
+            return results
+        } onCancel: {
+            for id in ids { pending.complete(id, with: .failure(.cancelled)) }
+        }
+    }
+
+    /// Completes the pending request `id` with ``RPCError/cancelled``; returns whether it was pending.
+    @discardableResult
+    public func cancelRequest(_ id: RequestID) -> Bool { pending.complete(id, with: .failure(.cancelled)) }
+
+    /// Completes every pending request with ``RPCError/cancelled``; returns how many there were.
+    @discardableResult
+    public func cancelAllRequests() -> Int { pending.failAll(with: .cancelled) }
+
+    /// The ids of the requests still waiting for a response.
+    public var pendingRequestIDs: [RequestID] { pending.ids }
+
+    /// Allocates an id and registers the request (with its timer) before anything is sent (LWS-NOTES §5).
+    func startRequest(_ method: String, params: JSONValue?, timeout: Duration?)
+        -> (RequestID, OneShot<PendingRequests.Outcome>, String)
+    {
+        let id = RequestID.number(ids.next())
+        let text = RPCRequest(id: id, method: method, params: params).jsonText
+        let outcome = pending.register(id: id, method: method, text: text,
+                                       timeout: timeout ?? configuration.requestTimeout) { [weak self] text in
+            try await self?.transmit(text)
+        }
+        return (id, outcome, text)
+    }
+
+    /// Sends `text` for the registered requests `ids`. Connected: inline, so one task's calls leave in order.
+    /// Not connected: the connect-and-send runs on its own, so cancellation and timeouts are not held up by it.
+    /// A failed send completes the requests with the failure.
+    func dispatch(_ text: String, completing ids: [RequestID]) async {
+        let connected = state.withLock { $0.connection != nil }
+        let send: @Sendable () async -> Void = { [weak self] in
+            guard let self else { return }
+            do {
+                try await self.transmit(text)
+            } catch {
+                let failure = error as? RPCError ?? .connectionClosed(nil)
+                for id in ids { self.pending.complete(id, with: .failure(failure)) }
+            }
+        }
+        if connected { await send() } else { Task { await send() } }
+    }
+
+    /// Registers the handler of server→client requests for `method` (replacing any previous one). What it returns
+    /// is the result; a thrown ``RPCErrorObject`` or ``RPCError/remote(_:)`` is sent back as that error, anything
+    /// else as -32603.
+    public func handle(_ method: String, _ handler: @escaping @Sendable (JSONValue?) async throws -> JSONValue) {
+        router.register(method) { params, _ in try await handler(params?.value) }
+    }
+
+    /// Registers a typed handler for `method`: params decode into `P` (-32602 when they don't), `R` is the result.
+    public func handle<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(_ method: String, _ handler: @escaping @Sendable (P) async throws -> R) {
+        router.register(method) { (params: P, _: RPCRequest) in try await handler(params) }
+    }
+}

@@ -1,0 +1,62 @@
+import Logging
+import SignalingSupport
+
+/// The NBMJSONRPCClientDelegate counterpart (PROTOCOL §1). Every method has an empty default. Calls arrive on
+/// no particular thread, in the order the events happened. Unlike NBM's, `didFailWithError` is really called:
+/// for a failed connect, an unexpected drop, and messages from the server that are not valid JSON-RPC.
+public protocol JSONRPCClientDelegate: AnyObject, Sendable {
+    /// The client connected.
+    func clientDidConnect(_ client: JSONRPCClient)
+    /// The client's connection ended.
+    func clientDidDisconnect(_ client: JSONRPCClient)
+    /// The server sent a request (it is answered by the handler registered with ``JSONRPCClient/handle(_:_:)``).
+    func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest)
+    /// Something failed outside any one call.
+    func client(_ client: JSONRPCClient, didFailWithError error: RPCError)
+}
+
+/// Empty defaults: a delegate implements only what it needs.
+extension JSONRPCClientDelegate {
+    public func clientDidConnect(_ client: JSONRPCClient) {}
+    public func clientDidDisconnect(_ client: JSONRPCClient) {}
+    public func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest) {}
+    public func client(_ client: JSONRPCClient, didFailWithError error: RPCError) {}
+}
+
+/// The weakly held delegate and the task feeding it.
+struct DelegateSlot {
+    weak var delegate: (any JSONRPCClientDelegate)?
+    var feeder: Task<Void, Never>?
+}
+
+extension JSONRPCClient {
+    /// The delegate, held weakly. Setting it subscribes it to the client's events from that moment on.
+    public var delegate: (any JSONRPCClientDelegate)? {
+        get { state.withLock { $0.delegate.delegate } }
+        set {
+            let events = newValue.map { _ in eventHub.subscribe() }
+            let feeder = events.map { events in
+                Task { [weak self] in
+                    do {
+                        for try await event in events {
+                            guard let self, let delegate = self.delegate else { return }
+                            switch event {
+                            case .connected: delegate.clientDidConnect(self)
+                            case .disconnected: delegate.clientDidDisconnect(self)
+                            case .request(let request): delegate.client(self, didReceiveRequest: request)
+                            case .failure(let error): delegate.client(self, didFailWithError: error)
+                            }
+                        }
+                    } catch {
+                        self?.logger.error("delegate events ended: \(error)")
+                    }
+                }
+            }
+            let previous = state.withLock { s -> Task<Void, Never>? in
+                defer { s.delegate = DelegateSlot(delegate: newValue, feeder: feeder) }
+                return s.delegate.feeder
+            }
+            previous?.cancel()
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Logging
+import SignalingSupport
+
+extension JSONRPCServer {
+    /// What one inbound message element needs, decided in arrival order by the receive loop.
+    enum Work: Sendable {
+        /// Answer at once with this response.
+        case reply(RPCResponse)
+        /// Answer, then close the connection (closeSession).
+        case replyThenClose(RPCResponse)
+        /// Run the handler; `remember` records the response for duplicates of the id.
+        case run(RPCRequest, ServerSession, remember: Bool)
+        /// A copy of a running request: answer with that run's response.
+        case attach(OneShot<RPCResponse?>)
+        /// Run a notification handler.
+        case notification(RPCNotification, ServerSession)
+        /// Nothing to answer (a response to a server→client request, or a finished duplicate without response).
+        case nothing
+    }
+
+    func receive(_ text: String, binding: ConnectionBinding, current: LockedValue<ServerSession>,
+                 group: inout DiscardingTaskGroup) async {
+        let connection = binding.connection
+        switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
+        case .unparsable(let error):
+            logger.debug("unparsable message", metadata: ["reason": "\(error)"])
+            await send(.error(.parseError(), id: .null), on: connection)
+        case .batch([]):
+            await send(.error(.invalidRequest(), id: .null), on: connection)
+        case .single(let element):
+            switch plan(element, binding: binding, current: current) {
+            case .nothing: break
+            case .reply(let response): await send(response, on: connection)
+            case .replyThenClose(let response):
+                await send(response, on: connection)
+                await connection.close(code: 1000, reason: "session closed")
+            case let work:
+                group.addTask { if let response = await self.perform(work) { await self.send(response, on: connection) } }
+            }
+        case .batch(let elements):
+            let works = elements.map { plan($0, binding: binding, current: current) }
+            group.addTask { await self.performBatch(works, on: connection) }
+        }
+    }
+
+    /// Classifies one element. Synchronous, so duplicates and built-ins are decided in wire order.
+    func plan(_ element: Result<RPCMessage, RPCInvalidMessage>, binding: ConnectionBinding,
+              current: LockedValue<ServerSession>) -> Work {
+        let session = current.withLock { $0 }
+        switch element {
+        case .failure(let invalid):
+            logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
+            return .reply(.error(.invalidRequest(), id: invalid.id ?? .null))
+        case .success(.response(let response)):
+            if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
+                logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
+            }
+            return .nothing
+        case .success(.notification(let notification)):
+            return .notification(notification, session)
+        case .success(.request(let request)):
+            if configuration.conventions == .kurento, let builtIn = builtIn(request, binding: binding, current: current) {
+                return builtIn
+            }
+            guard request.id != .null else { return .run(request, session, remember: false) }
+            switch session.responses.begin(request.id) {
+            case .new: return .run(request, session, remember: true)
+            case .running(let run): return .attach(run)
+            case .finished(let response?): return .reply(response)
+            case .finished(nil): return .nothing
+            }
+        }
+    }
+
+    /// PROTOCOL §0 built-ins, handled before the application's router.
+    private func builtIn(_ request: RPCRequest, binding: ConnectionBinding, current: LockedValue<ServerSession>) -> Work? {
+        let session = current.withLock { $0 }
+        switch request.method {
+        case KurentoConventions.ping:
+            // `{"value":"pong"}`, with sessionId only when the request carried one.
+            var result: JSONValue = ["value": "pong"]
+            if let sid = request.params?["sessionId"] { result = ["value": "pong", "sessionId": sid] }
+            return .reply(.result(result, id: request.id))
+        case KurentoConventions.connect:
+            guard let wanted = request.params?["sessionId"]?.stringValue else {
+                return .reply(.result(["value": "OK", "sessionId": .string(session.id)], id: request.id))
+            }
+            guard let resumed = self.session(id: wanted) else {
+                logger.info("connect to an unknown session", metadata: ["session": "\(SecureID.redacted(wanted))"])
+                return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
+            }
+            if resumed !== session {
+                // DESIGN §6: a connect from a new socket takes the session over; the old socket gets 4409.
+                if let replaced = resumed.attach(binding), replaced !== binding {
+                    Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
+                }
+                current.withLock { $0 = resumed }
+                endSession(session)
+            }
+            return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id)], id: request.id))
+        case KurentoConventions.closeSession:
+            endSession(session)
+            return .replyThenClose(.result("bye", id: request.id))
+        default:
+            return nil
+        }
+    }
+
+    /// Does the asynchronous part of a ``Work`` and returns the response to send, if any.
+    func perform(_ work: Work) async -> RPCResponse? {
+        switch work {
+        case .nothing: return nil
+        case .reply(let response), .replyThenClose(let response): return response
+        case .attach(let run): return await run.wait()
+        case .notification(let notification, let session):
+            await runNotification(notification, session: session)
+            return nil
+        case .run(let request, let session, let remember):
+            let response = await execute(request, session: session)
+            if remember { session.responses.finish(request.id, with: response) }
+            return response
+        }
+    }
+
+    /// A batch's responses go back as one array; nothing at all when it held only notifications (JSON-RPC 2.0 §6).
+    func performBatch(_ works: [Work], on connection: any MessageConnection) async {
+        let responses = await withTaskGroup(of: (Int, RPCResponse?).self) { group in
+            for (index, work) in works.enumerated() { group.addTask { (index, await self.perform(work)) } }
+            var collected: [(Int, RPCResponse?)] = []
+            for await item in group { collected.append(item) }
+            return collected.sorted { $0.0 < $1.0 }.compactMap { $0.1 }
+        }
+        if !responses.isEmpty {
+            await sendText(RPCMessage.batchText(responses.map { .response($0) }), on: connection)
+        }
+        if works.contains(where: { if case .replyThenClose = $0 { true } else { false } }) {
+            await connection.close(code: 1000, reason: "session closed")
+        }
+    }
+
+    func execute(_ request: RPCRequest, session: ServerSession) async -> RPCResponse {
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
+        guard let handler = router.handler(for: request.method) else {
+            return .error(shape(.methodNotFound, session: session), id: request.id)
+        }
+        do {
+            let value = try await handler(request.rawParams, context)
+            switch configuration.conventions {
+            case .kurento: return .result(KurentoConventions.result(value, sessionId: session.id), id: request.id)
+            case .plain: return .result(value ?? .null, id: request.id)
+            }
+        } catch {
+            if let object = MethodRouter<RPCRequestContext>.errorObject(for: error) {
+                return .error(shape(object, session: session), id: request.id)
+            }
+            logger.error("handler failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
+            switch configuration.conventions {
+            // PROTOCOL §0: an uncaught exception is `code -1, "<Class>:<msg>"`, without sessionId (and we send no
+            // stack trace).
+            case .kurento: return .error(RPCErrorObject(code: -1, message: "\(type(of: error)):\(error)"), id: request.id)
+            case .plain: return .error(.internalError(), id: request.id)
+            }
+        }
+    }
+
+    private func shape(_ error: RPCErrorObject, session: ServerSession) -> RPCErrorObject {
+        configuration.conventions == .kurento ? KurentoConventions.error(error, sessionId: session.id) : error
+    }
+
+    private func runNotification(_ notification: RPCNotification, session: ServerSession) async {
+        guard let handler = router.handler(for: notification.method) else {
+            logger.debug("notification without handler", metadata: ["method": "\(notification.method)"])
+            return
+        }
+        let context = RPCRequestContext(session: session, method: notification.method, id: nil)
+        do {
+            _ = try await handler(notification.rawParams, context)
+        } catch {
+            logger.warning("notification handler failed", metadata: ["method": "\(notification.method)", "error": "\(error)"])
+        }
+    }
+
+    func send(_ response: RPCResponse, on connection: any MessageConnection) async {
+        await sendText(response.jsonText, on: connection)
+    }
+
+    func sendText(_ text: String, on connection: any MessageConnection) async {
+        do {
+            try await connection.send(text)
+        } catch {
+            logger.debug("could not send a response", metadata: ["reason": "\(error)"])
+        }
+    }
+}

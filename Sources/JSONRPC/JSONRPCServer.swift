@@ -1,0 +1,139 @@
+import Logging
+import SignalingSupport
+
+/// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
+/// ``LocalMessageConnection``).
+///
+/// - Each connection gets a ``ServerSession`` with a CSPRNG id (DESIGN §6).
+/// - With ``Conventions/kurento`` (the default) it answers the built-ins `ping`, `connect` and `closeSession` and
+///   shapes results and errors exactly as PROTOCOL §0; ``Conventions/plain`` is JSON-RPC 2.0 to the letter.
+/// - A request id seen again in the same session runs its handler once: a copy of a running request attaches to
+///   that run, a copy of a finished one gets the cached response.
+/// - Handlers run in child tasks, so a slow handler never stalls the connection's receive loop; responses leave
+///   as their handlers finish (JSON-RPC does not order responses; each carries its id).
+public final class JSONRPCServer: Sendable {
+    /// Response shaping.
+    public enum Conventions: Sendable, Hashable {
+        /// Kurento's sessionId injection and built-ins (PROTOCOL §0).
+        case kurento
+        /// Plain JSON-RPC 2.0: results as returned, no built-ins.
+        case plain
+    }
+
+    /// Server settings (DESIGN §5 defaults).
+    public struct Configuration: Sendable {
+        /// Response shaping. Default ``Conventions/kurento``.
+        public var conventions: Conventions
+        /// Timeout of server→client requests. Default 5 s.
+        public var requestTimeout: Duration
+        /// Same-id re-sends of server→client requests. Default 0: clients need not dedupe.
+        public var retries: Int
+        /// How long a finished request's response is remembered for duplicates: at least the client's retry span
+        /// (5 s + 10 s) plus the reconnection window (10 s). Default 30 s.
+        public var duplicateRetention: Duration
+        /// Finished responses remembered per session. Default 1,000.
+        public var maxRememberedResponses: Int
+        /// How long a session survives its connection, waiting for `connect{sessionId}`. Default 10 s.
+        public var reconnectionWindow: Duration
+        /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
+        public var maxDepth: Int
+        /// Where the server logs. Default: discards everything.
+        public var logger: Logger
+        /// The clock behind every timer.
+        public var clock: any SignalingClock
+
+        /// Creates a configuration; every argument has its default.
+        public init(
+            conventions: Conventions = .kurento,
+            requestTimeout: Duration = .seconds(5),
+            retries: Int = 0,
+            duplicateRetention: Duration = .seconds(30),
+            maxRememberedResponses: Int = 1000,
+            reconnectionWindow: Duration = .seconds(10),
+            maxDepth: Int = JSONParser.defaultMaxDepth,
+            logger: Logger = Logger(label: "KurentoSignaling.JSONRPCServer", factory: { _ in SwiftLogNoOpLogHandler() }),
+            clock: any SignalingClock = SystemClock()
+        ) {
+            self.conventions = conventions
+            self.requestTimeout = requestTimeout
+            self.retries = retries
+            self.duplicateRetention = duplicateRetention
+            self.maxRememberedResponses = maxRememberedResponses
+            self.reconnectionWindow = reconnectionWindow
+            self.maxDepth = maxDepth
+            self.logger = logger
+            self.clock = clock
+        }
+    }
+
+    /// The settings this server was made with.
+    public let configuration: Configuration
+    /// The method router; ``register(_:_:)`` is the usual way in.
+    public let router = MethodRouter<RPCRequestContext>()
+    let sessions = LockedValue([String: ServerSession]())
+    var logger: Logger { configuration.logger }
+
+    /// Creates a server with no methods but the built-ins.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
+    /// ``RPCErrorObject`` to answer with that error.
+    public func register(_ method: String,
+                         _ handler: @escaping @Sendable (JSONValue?, RPCRequestContext) async throws -> JSONValue?) {
+        router.register(method) { params, context in try await handler(params?.value, context) }
+    }
+
+    /// Registers a typed handler: params decode into `P` (-32602 naming the param when they don't).
+    public func register<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
+        _ method: String, _ handler: @escaping @Sendable (P, RPCRequestContext) async throws -> R
+    ) {
+        router.register(method, handler)
+    }
+
+    /// The live session with id `id`, if any.
+    public func session(id: String) -> ServerSession? { sessions.withLock { $0[id] } }
+
+    /// The number of live sessions (connected, or waiting in their reconnection window).
+    public var sessionCount: Int { sessions.withLock { $0.count } }
+
+    /// Serves `connection` until it ends and its running handlers have finished. Call it once per accepted
+    /// connection, from its own task; cancelling that task closes the connection with 1001.
+    public func serve(_ connection: any MessageConnection) async {
+        let binding = ConnectionBinding(connection)
+        let first = ServerSession(binding: binding, configuration: configuration)
+        sessions.withLock { $0[first.id] = first }
+        let current = LockedValue(first)
+        logger.debug("serving", metadata: ["session": "\(first)"])
+        let end = await withDiscardingTaskGroup { group -> ConnectionEnd in
+            while true {
+                do {
+                    let text = try await connection.receive()
+                    await receive(text, binding: binding, current: current, group: &group)
+                } catch let end as ConnectionEnd {
+                    return end
+                } catch {
+                    // Not an end of the connection (the serving task was cancelled): end it ourselves.
+                    await connection.close(code: 1001, reason: "server stopped")
+                    return ConnectionEnd(code: 1001, reason: "server stopped")
+                }
+            }
+        }
+        let session = current.withLock { $0 }
+        let detached = session.detach(binding, end: end, window: configuration.reconnectionWindow,
+                                      clock: configuration.clock) { [weak self, weak session] in
+            guard let self, let session else { return }
+            self.endSession(session)
+        }
+        logger.debug("connection ended", metadata: ["session": "\(session)", "reason": "\(end)", "detached": "\(detached)"])
+    }
+
+    /// Forgets `session` (expiry of its reconnection window, or closeSession).
+    func endSession(_ session: ServerSession) {
+        sessions.withLock { table in
+            if table[session.id] === session { table[session.id] = nil }
+        }
+        session.terminate()
+    }
+}

@@ -1,0 +1,35 @@
+/// The Kurento response conventions of PROTOCOL §0, applied by ``JSONRPCServer`` when
+/// ``JSONRPCServer/Conventions/kurento`` is on. `Schemas/kurento-conventions.schema.json` encodes the same table.
+public enum KurentoConventions {
+    /// A handler's result as a Kurento server sends it:
+    /// object → `{…, "sessionId"}`; other value → `{"value": v, "sessionId"}`; void (`nil`) → `{"sessionId"}`.
+    public static func result(_ value: JSONValue?, sessionId: String) -> JSONValue {
+        switch value {
+        case nil: return ["sessionId": .string(sessionId)]
+        case .object(var members)?:
+            members["sessionId"] = .string(sessionId)
+            return .object(members)
+        case let other?: return ["value": other, "sessionId": .string(sessionId)]
+        }
+    }
+
+    /// A handler's error as a Kurento server sends it: the sessionId goes into `data`. Null or absent data →
+    /// `{"sessionId"}`; an object gains `sessionId`; any other value (a string in Kurento) → `{"value": d, "sessionId"}`.
+    public static func error(_ error: RPCErrorObject, sessionId: String) -> RPCErrorObject {
+        var error = error
+        switch error.data {
+        case nil, .null?: error.data = ["sessionId": .string(sessionId)]
+        case .object(var members)?:
+            members["sessionId"] = .string(sessionId)
+            error.data = .object(members)
+        case let other?: error.data = ["value": other, "sessionId": .string(sessionId)]
+        }
+        return error
+    }
+
+    /// Built-in method names handled before the application's router (PROTOCOL §0, `ProtocolManager`).
+    public static let ping = "ping", connect = "connect", closeSession = "closeSession"
+
+    /// The error `connect{sessionId}` gets for an unknown session (PROTOCOL §0), exactly: no `data`.
+    public static let reconnectionError = RPCErrorObject(code: 40007, message: "reconnection error")
+}

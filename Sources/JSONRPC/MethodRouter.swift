@@ -1,0 +1,68 @@
+import Foundation
+import SignalingSupport
+
+/// Maps method names to handlers; shared by the client (server→client requests) and the server.
+///
+/// A handler returns the result (`nil` for a void result, which Kurento answers with just the sessionId,
+/// PROTOCOL §0) or throws: an ``RPCErrorObject`` (or ``RPCError/remote(_:)``) is sent back as is; anything
+/// else becomes an internal error.
+public final class MethodRouter<Context: Sendable>: Sendable {
+    /// A handler: the request's params (raw until decoded) and the endpoint's context.
+    public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?
+    private let handlers = LockedValue([String: Handler]())
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Registers (or replaces) the handler of `method`.
+    public func register(_ method: String, _ handler: @escaping Handler) {
+        handlers.withLock { $0[method] = handler }
+    }
+
+    /// Registers a typed handler: params decode straight from their text into `P` (a failure answers -32602
+    /// naming the problem), and the result is encoded from `R`.
+    public func register<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
+        _ method: String, _ handler: @escaping @Sendable (P, Context) async throws -> R
+    ) {
+        register(method) { params, context in
+            let decoded: P = try Self.decode(params)
+            return try JSONValue(encoding: try await handler(decoded, context))
+        }
+    }
+
+    /// Removes the handler of `method`.
+    public func unregister(_ method: String) { handlers.withLock { $0[method] = nil } }
+
+    /// The handler of `method`, if any.
+    public func handler(for method: String) -> Handler? { handlers.withLock { $0[method] } }
+
+    /// Decodes params for a typed handler. Missing params decode from `null`, so optionals and empty structs work.
+    static func decode<P: Decodable>(_ params: RPCParams?) throws -> P {
+        do {
+            return try (params ?? RPCParams(.null)).decode(as: P.self)
+        } catch let error as DecodingError {
+            throw RPCErrorObject.invalidParams(Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing param '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "param '\(path)': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// The error object a thrown error is answered with (`nil` when it is not an RPC error).
+    static func errorObject(for error: any Error) -> RPCErrorObject? {
+        switch error {
+        case let object as RPCErrorObject: object
+        case RPCError.remote(let object) as RPCError: object
+        default: nil
+        }
+    }
+}

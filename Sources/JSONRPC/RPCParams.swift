@@ -1,0 +1,39 @@
+import Foundation
+
+/// Request or notification params as received: kept as raw JSON text until someone asks for them, so routing
+/// on the envelope (id, method) never pays for decoding params (LWS-NOTES §4.2a).
+public struct RPCParams: Sendable, Hashable {
+    enum Storage: Sendable, Hashable {
+        case value(JSONValue)
+        case raw(String)
+    }
+    let storage: Storage
+
+    /// Params from a value (should be an array or an object, JSON-RPC 2.0 §4.2).
+    public init(_ value: JSONValue) { storage = .value(value) }
+    init(raw: String) { storage = .raw(raw) }
+
+    /// The params as a JSON value (decoded on each access when they arrived as text).
+    public var value: JSONValue {
+        switch storage {
+        case .value(let v): return v
+        // The raw text was validated (syntax and depth) when the envelope was read, so this cannot fail.
+        case .raw(let text): return (try? JSONParser.parse(text)) ?? .null
+        }
+    }
+
+    /// Decodes the params straight from their text into `T`, without an intermediate ``JSONValue``.
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        switch storage {
+        case .value(let v): return try v.decode(as: T.self)
+        case .raw(let text): return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        }
+    }
+
+    func write(to writer: inout JSONWriter) {
+        switch storage {
+        case .value(let v): writer.write(v)
+        case .raw(let text): writer.write(raw: text)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Logging
+import SignalingSupport
+
+/// One client session on a ``JSONRPCServer`` (DESIGN §6). Its id is a 128-bit CSPRNG value and a bearer
+/// credential: ``description`` shows only a redacted prefix, and the server never logs it in full.
+///
+/// The session outlives its connection for the server's reconnection window, so `connect{sessionId}` can
+/// re-bind it to a new connection (PROTOCOL §0).
+public final class ServerSession: Sendable, CustomStringConvertible {
+    /// The session id (`sessionId` on the wire). Treat it as a secret.
+    public let id: String
+    let responses: ResponseCache
+    let pending: PendingRequests
+    private let binding: LockedValue<ConnectionBinding?>
+    private let expiry = LockedValue<(any TimerHandle)?>(nil)
+    private let ids = SequentialIDs()
+    private let requestTimeout: Duration
+
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration) {
+        id = SecureID.hex(bits: 128)
+        self.binding = LockedValue(binding)
+        responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
+                                  limit: configuration.maxRememberedResponses)
+        pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
+        requestTimeout = configuration.requestTimeout
+    }
+
+    public var description: String { "session \(SecureID.redacted(id))" }
+
+    /// Whether a connection is bound to the session now.
+    public var isConnected: Bool { binding.withLock { $0 != nil } }
+
+    /// Sends a notification to the client.
+    /// - Throws: ``RPCError/connectionClosed(_:)`` when no connection is bound or it has ended.
+    public func notify(_ method: String, params: JSONValue? = nil) async throws {
+        try await transmit(RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText)
+    }
+
+    /// Sends a request to the client and returns its result (timeout ``JSONRPCServer/Configuration/requestTimeout``
+    /// unless given).
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
+        let id = RequestID.number(ids.next())
+        let text = RPCRequest(id: id, method: method, params: params).jsonText
+        let outcome = pending.register(id: id, method: method, text: text, timeout: timeout ?? requestTimeout) {
+            [weak self] text in try await self?.transmit(text)
+        }
+        return try await withTaskCancellationHandler {
+            do {
+                try await transmit(text)
+            } catch {
+                pending.complete(id, with: .failure(error as? RPCError ?? .connectionClosed(nil)))
+            }
+            return try await outcome.wait().get()
+        } onCancel: {
+            pending.complete(id, with: .failure(.cancelled))
+        }
+    }
+
+    /// Closes the session's current connection.
+    public func close(code: UInt16 = 1000, reason: String = "") async {
+        await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
+    }
+
+    func transmit(_ text: String) async throws {
+        guard let current = binding.withLock({ $0?.connection }) else { throw RPCError.connectionClosed(nil) }
+        do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
+    }
+
+    /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
+    func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
+        expiry.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        return binding.withLock { current in
+            defer { current = new }
+            return current
+        }
+    }
+
+    /// Unbinds `old` if it is still the bound connection: the session's server→client requests fail, and the
+    /// session expires after `window` unless a `connect` re-binds it. Returns whether `old` was bound.
+    func detach(_ old: ConnectionBinding, end: ConnectionEnd, window: Duration, clock: any SignalingClock,
+                expire: @escaping @Sendable () -> Void) -> Bool {
+        let wasBound = binding.withLock { current -> Bool in
+            guard let bound = current, bound === old else { return false }
+            current = nil
+            return true
+        }
+        guard wasBound else { return false }
+        pending.failAll(with: .connectionClosed(end))
+        let timer = clock.schedule(after: window, expire)
+        expiry.withLock { $0 = timer }
+        return true
+    }
+
+    /// Ends the session for good (closeSession or expiry).
+    func terminate() {
+        expiry.withLock { $0?.cancel() }
+        pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
+    }
+}
+
+/// One accepted connection, compared by identity (a `MessageConnection` may be a struct).
+final class ConnectionBinding: Sendable {
+    let connection: any MessageConnection
+    init(_ connection: any MessageConnection) { self.connection = connection }
+}

@@ -1,0 +1,115 @@
+import JSONRPC
+import SignalingSupport
+import TestSupport
+
+/// A transport whose connections are in-memory pairs; the far end of each goes to `accept`.
+struct LocalTransport: MessageTransport {
+    let accept: @Sendable (LocalMessageConnection) -> Void
+
+    func connect() async throws -> any MessageConnection {
+        let (near, far) = LocalMessageConnection.pair()
+        accept(far)
+        return near
+    }
+
+    /// Every connection is served by `server`.
+    static func serving(_ server: JSONRPCServer) -> LocalTransport {
+        LocalTransport { far in Task { await server.serve(far) } }
+    }
+}
+
+/// A transport that hands out one pre-made connection: the client talks to a scripted raw peer.
+struct FixedTransport: MessageTransport {
+    let connection: LocalMessageConnection
+    func connect() async throws -> any MessageConnection { connection }
+}
+
+/// A raw peer speaking JSON text, with a deadline on every receive.
+struct RawPeer: Sendable {
+    let connection: LocalMessageConnection
+
+    func send(_ text: String) async throws { try await connection.send(text) }
+
+    func receiveText() async throws -> String {
+        try await withDeadline(.seconds(10), "a message") { try await connection.receive() }
+    }
+
+    func receive() async throws -> JSONValue { try JSONValue(parsing: try await receiveText()) }
+
+    /// Sends `text` and returns the parsed reply.
+    func exchange(_ text: String) async throws -> JSONValue {
+        try await send(text)
+        return try await receive()
+    }
+
+    /// A raw peer connected to `server`.
+    static func connected(to server: JSONRPCServer) -> RawPeer {
+        let (near, far) = LocalMessageConnection.pair()
+        Task { await server.serve(far) }
+        return RawPeer(connection: near)
+    }
+}
+
+/// A barrier handlers wait on until the test opens it.
+final class Gate: Sendable {
+    private let state = LockedValue<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let value = LockedValue(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+extension JSONRPCServer {
+    /// A server with the methods of the JSON-RPC 2.0 specification's §7 examples, plus `echo`.
+    static func specificationExamples(conventions: Conventions = .plain, clock: any SignalingClock = SystemClock())
+        -> JSONRPCServer
+    {
+        let server = JSONRPCServer(configuration: .init(conventions: conventions, clock: clock))
+        server.register("subtract") { params, _ in
+            if let minuend = params?[0]?.intValue, let subtrahend = params?[1]?.intValue {
+                return .int(minuend - subtrahend)
+            }
+            if let minuend = params?["minuend"]?.intValue, let subtrahend = params?["subtrahend"]?.intValue {
+                return .int(minuend - subtrahend)
+            }
+            throw RPCErrorObject.invalidParams("expected [minuend, subtrahend] or {minuend, subtrahend}")
+        }
+        server.register("sum") { params, _ in .int((params?.arrayValue ?? []).compactMap(\.intValue).reduce(0, +)) }
+        server.register("update") { _, _ in nil }
+        server.register("get_data") { _, _ in ["hello", 5] }
+        server.register("notify_hello") { _, _ in nil }
+        server.register("notify_sum") { _, _ in nil }
+        server.register("echo") { params, _ in params ?? .null }
+        return server
+    }
+}
+
+/// Multiset equality for batch replies, whose order the specification leaves open (§6).
+func sameElements(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    guard let l = lhs.arrayValue, let r = rhs.arrayValue else { return lhs == rhs }
+    func counts(_ values: [JSONValue]) -> [JSONValue: Int] { values.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+    return counts(l) == counts(r)
+}
