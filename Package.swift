@@ -37,7 +37,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // OpenSSL's X509 verify codes are read directly to tell an untrusted chain from a wrong host name.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(
             name: "JSONRPC",

@@ -28,6 +28,18 @@ public struct TLSFixture: Sendable {
         return fixture
     }
 
+    /// A self-signed server certificate (no CA): ``caFile`` is the certificate itself.
+    public static func makeSelfSigned(subjectAltName: String = "IP:127.0.0.1,DNS:localhost") throws -> TLSFixture {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ks-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let fixture = TLSFixture(directory: dir)
+        try run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", fixture.privateKeyFile,
+                 "-out", fixture.certificateFile, "-days", "2", "-subj", "/CN=localhost",
+                 "-addext", "subjectAltName=\(subjectAltName)"])
+        try FileManager.default.copyItem(atPath: fixture.certificateFile, toPath: fixture.caFile)
+        return fixture
+    }
+
     private static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

@@ -56,6 +56,8 @@ final class ConnectionCore: @unchecked Sendable {
     var request: UpgradeRequest?
     var extraHeaders: [(name: String, value: String)] = []
     var finished = false
+    /// The first X509 verification error OpenSSL reported for the server's chain (client side).
+    var tlsVerifyError: Int32?
     /// The kernel thread that ran the establishing callback (tests check it is the service thread).
     var establishedOnThread: Int32 = 0
 
@@ -87,7 +89,7 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     func connectionError(_ text: String) {
-        fail(Self.classify(text))
+        fail(Self.classify(text, verifyError: tlsVerifyError))
     }
 
     /// Fails a connection that has not opened yet, then lets lws tear it down.
@@ -103,7 +105,12 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Maps lws's connection-error text to a typed error (OpenSSL 3's own text is unhelpful, LWS-NOTES §3.13).
-    static func classify(_ text: String) -> TransportError {
+    static func classify(_ text: String, verifyError: Int32? = nil) -> TransportError {
+        if let code = verifyError {
+            let detail = String(cString: X509_verify_cert_error_string(Int(code)))
+            return code == X509_V_ERR_HOSTNAME_MISMATCH || code == X509_V_ERR_IP_ADDRESS_MISMATCH
+                ? .tlsHostnameMismatch(detail) : .tlsCertificateUntrusted(detail)
+        }
         let lower = text.lowercased()
         if lower.contains("hostname") || lower.contains("host name") || lower.contains("err 62")
             || lower.contains("verify_hostname") {

@@ -25,6 +25,13 @@ func lwsCallback(
         let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
         core?.connectionError(text)
         return 0
+    case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+        // user = X509_STORE_CTX*, len = preverify_ok. Remember why OpenSSL refused the chain: lws reports only
+        // "SSL err 1" (LWS-NOTES §3.13). Returning 0 keeps OpenSSL's verdict.
+        if length == 0, let user, let core, core.tlsVerifyError == nil {
+            core.tlsVerifyError = X509_STORE_CTX_get_error(OpaquePointer(user))
+        }
+        return 0
     case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
         return core?.receive(wsi, input, length) ?? 0
     case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
