@@ -51,8 +51,10 @@ extension ConnectionCore {
             }
             s.inbound.append(message)
             s.inboundBytes += size
+            s.peakInboundBytes = max(s.peakInboundBytes, s.inboundBytes)
             guard !s.rxPaused, s.inboundBytes > limits.inboundHighWatermark else { return (nil, false) }
             s.rxPaused = true
+            s.pauseCount += 1
             return (nil, true)
         }
         waiter?.resume(returning: message)

@@ -31,6 +31,8 @@ final class ConnectionCore: @unchecked Sendable {
         var inboundBytes = 0
         var inboundWaiter: CheckedContinuation<WebSocketMessage?, any Error>?
         var rxPaused = false
+        var peakInboundBytes = 0
+        var pauseCount = 0
         var resumeRequested = false
         var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
         var requestedClose: (code: UInt16, reason: String)?

@@ -108,6 +108,17 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
+    /// A snapshot of the inbound flow control: what is buffered for the consumer and whether reading is paused.
+    public var inboundFlow: InboundFlow {
+        core.shared.withLock {
+            InboundFlow(bufferedBytes: $0.inboundBytes, bufferedMessages: $0.inbound.count,
+                        peakBufferedBytes: $0.peakInboundBytes, isReadingPaused: $0.rxPaused, pauses: $0.pauseCount)
+        }
+    }
+
+    /// Bytes queued for sending and not yet taken by the socket.
+    public var queuedOutboundBytes: Int { core.shared.withLock { $0.outboundBytes } }
+
     /// True until the connection has closed.
     public var isOpen: Bool {
         if case .open = core.shared.withLock({ $0.phase }) { return true }
@@ -118,6 +129,20 @@ public final class WebSocketConnection: Sendable {
     public var serviceThreadID: Int32 {
         get async { await core.loop.onServiceThread { [core] _ in core.establishedOnThread } }
     }
+}
+
+/// Inbound flow-control figures of one connection (see ``WebSocketConnection/inboundFlow``).
+public struct InboundFlow: Sendable, Hashable {
+    /// Bytes received and not yet consumed.
+    public var bufferedBytes: Int
+    /// Messages received and not yet consumed.
+    public var bufferedMessages: Int
+    /// The most bytes ever buffered at once.
+    public var peakBufferedBytes: Int
+    /// Whether reading from the socket is paused because the consumer fell behind.
+    public var isReadingPaused: Bool
+    /// How many times reading was paused.
+    public var pauses: Int
 }
 
 /// The inbound messages of one ``WebSocketConnection``: an `AsyncSequence` with backpressure.

@@ -6,8 +6,10 @@ struct EchoServer {
     let server: WebSocketServer
     let task: Task<Void, Never>
 
-    static func start(_ configuration: WebSocketServerConfiguration = .init()) async throws -> EchoServer {
-        let server = try await WebSocketServer.start(configuration)
+    static func start(
+        _ configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared
+    ) async throws -> EchoServer {
+        let server = try await WebSocketServer.start(configuration, loop: loop)
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 for await connection in server.connections {
