@@ -51,3 +51,12 @@ public final class RawTCPClient: Sendable {
         }
     }
 }
+
+extension RawTCPClient {
+    /// Sends a minimal WebSocket upgrade request for `path` (RFC 6455 §4.1) and nothing else.
+    public func sendUpgradeRequest(path: String = "/", host: String = "127.0.0.1") throws {
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try write(Array(request.utf8))
+    }
+}

@@ -17,7 +17,9 @@ extension ConnectionCore {
             return
         }
         extraHeaders = configuration.headers
-        let strings = loop.strings
+        // lws copies address, path, host, origin and protocol during the call (LWS-NOTES §3.4), so these copies
+        // die with this function; only the local protocol name must live on, and the loop's table holds it.
+        let strings = CStringStore()
         var ci = lws_client_connect_info()
         ci.context = loop.context
         ci.vhost = vhost
@@ -27,7 +29,7 @@ extension ConnectionCore {
         ci.host = strings.keep(url.hostHeader)
         ci.origin = nil
         if let sub = configuration.subprotocol { ci.protocol = strings.keep(sub) }
-        ci.local_protocol_name = strings.keep("ks-default")
+        ci.local_protocol_name = loop.defaultProtocolName
         ci.retry_and_idle_policy = loop.retryPolicy(for: configuration.limits)
         if url.secure {
             var flags = LCCSCF_USE_SSL.rawValue
@@ -41,7 +43,7 @@ extension ConnectionCore {
         handshakeTimer = SystemClock().schedule(after: timeout) { [loop] in
             loop.submit { [self] in handshakeExpired(timeout) }
         }
-        guard let wsi = lws_client_connect_via_info(&ci) else {
+        guard let wsi = withExtendedLifetime(strings, { lws_client_connect_via_info(&ci) }) else {
             // No CONNECTION_ERROR callback follows a NULL return (LWS-NOTES §3.5).
             fail(.connectFailed("cannot start connecting to \(url.host):\(url.port)"))
             finish(reason: nil)

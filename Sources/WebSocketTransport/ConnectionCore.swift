@@ -142,14 +142,18 @@ final class ConnectionCore: @unchecked Sendable {
     /// Starts a close: after queued frames are flushed (`flush`) or at once.
     func beginClose(code: UInt16, reason: String, flush: Bool) {
         guard !finished else { return }
-        guard let wsi else {
-            // Not established yet: abandon the attempt.
-            shared.withLock { $0.requestedClose = (code, reason) }
-            if case .connecting = shared.withLock({ $0.phase }) {
-                fail(.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true)))
-            }
+        let stillConnecting = shared.withLock { s -> Bool in
+            guard case .connecting = s.phase else { return false }
+            s.requestedClose = s.requestedClose ?? (code, reason)
+            return true
+        }
+        if stillConnecting {
+            // No WebSocket yet: abandon the attempt at once (a cancelled connect, or a server handshake cut short).
+            fail(.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true)))
+            if let wsi { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC) }
             return
         }
+        guard let wsi else { return }
         localClose = localClose ?? (code, reason)
         let dropped = shared.withLock { s -> [Outbound] in
             s.requestedClose = s.requestedClose ?? (code, reason)

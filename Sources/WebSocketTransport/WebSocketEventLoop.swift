@@ -38,6 +38,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
     private var retryTables: [UnsafeMutablePointer<UInt32>] = []
     private var vhostCounter = 0
+    /// The name of protocol 0 of every vhost, kept for the life of the loop.
+    private(set) lazy var defaultProtocolName: UnsafePointer<CChar> = strings.keep("ks-default")
 
     /// Creates a loop with its own context and service thread. Most programs use ``shared`` instead.
     public init() {
@@ -157,11 +159,11 @@ public final class WebSocketEventLoop: @unchecked Sendable {
 
     /// A zero-terminated protocol table: index 0 serves HTTP and subprotocol-less upgrades.
     func protocolTable(subprotocols: [String]) -> UnsafePointer<lws_protocols> {
-        let names = ["ks-default"] + subprotocols
+        let names = [defaultProtocolName] + subprotocols.map { strings.keep($0) }
         let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
         for (i, name) in names.enumerated() {
             var p = lws_protocols()
-            p.name = strings.keep(name)
+            p.name = name
             p.callback = lwsCallback
             p.per_session_data_size = 0
             p.rx_buffer_size = 0

@@ -6,16 +6,20 @@ import WebSocketTransport
 @Suite struct ConnectFailureTests {
     @Test func connectToClosedPortFailsFastWithClearError() async throws {
         let port = try SilentTCPListener.closedPort()
-        let started = ContinuousClock.now
+        var configuration = WebSocketClientConfiguration()
+        configuration.handshakeTimeout = .seconds(60)
+        let options = configuration
+        // "Fast" means the refusal itself ends the attempt, long before the 60 s handshake timeout.
         let error = await #expect(throws: TransportError.self) {
-            _ = try await WebSocketConnection.connect(to: "ws://127.0.0.1:\(port)/")
+            try await withDeadline(.seconds(20), "refused connect") {
+                _ = try await WebSocketConnection.connect(to: "ws://127.0.0.1:\(port)/", configuration: options)
+            }
         }
         guard case .connectFailed(let reason)? = error else {
             Issue.record("expected connectFailed, got \(String(describing: error))")
             return
         }
         #expect(!reason.isEmpty)
-        #expect(ContinuousClock.now - started < .seconds(2), "a refused port must not wait for the handshake timeout")
     }
 
     @Test func handshakeTimeoutFiresAgainstListenerThatNeverAnswers() async throws {
