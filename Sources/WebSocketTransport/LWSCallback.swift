@@ -22,7 +22,10 @@ func lwsCallback(
         core?.established(wsi)
         return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+        var text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+        // A refused upgrade: say which HTTP status the server answered (401/403 from an authorizer, say).
+        let status = lws_http_client_http_response(wsi)
+        if status > 0 && status != 101 { text = "server answered HTTP \(status) instead of 101 (\(text))" }
         core?.connectionError(text)
         return 0
     case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
