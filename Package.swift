@@ -76,5 +76,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "RoomProtocolTests",
+            dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
     ]
 )
