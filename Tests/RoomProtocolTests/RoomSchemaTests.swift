@@ -1,3 +1,5 @@
+import Foundation
+import JSONRPC
 import RoomProtocol
 import TestSupport
 import Testing
@@ -10,6 +12,18 @@ import Testing
         #expect(Set(RoomSamples.results.map(\.method)) == Set(RoomMethod.allCases))
         #expect(Set(RoomSamples.notifications.map(\.method)) == Set(RoomNotificationMethod.allCases))
         #expect(Set(RoomSamples.errors.map(\.code)) == Set(RoomErrorCode.allCases))
+    }
+
+    @Test func schemaDefinesAndReadmeIndexesEveryMessage() throws {
+        let root = SchemaValidation.packageRoot
+        let schema = try JSONValue(parsing: String(contentsOf: root.appendingPathComponent(RoomSchema.path), encoding: .utf8))
+        let readme = try String(contentsOf: root.appendingPathComponent("Schemas/README.md"), encoding: .utf8)
+        let definitions = RoomMethod.allCases.flatMap { ["\($0.rawValue)Request", "\($0.rawValue)Response"] }
+            + RoomNotificationMethod.allCases.map(RoomSchema.notificationDefinition) + ["roomErrorResponse"]
+        for definition in definitions {
+            #expect(schema["$defs"]?[definition] != nil, "schema lacks $defs/\(definition)")
+            #expect(readme.contains("`\(definition)`") || readme.contains("$defs/\(definition)`"), "README lacks \(definition)")
+        }
     }
 
     @Test(.enabled(if: SchemaValidation.mustRun, "needs python3 with jsonschema (required when CI=true)"))
