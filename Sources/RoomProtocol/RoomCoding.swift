@@ -5,7 +5,9 @@ import JSONRPC
 /// fault, and encoding that cannot fail for the plain value types of this module.
 enum RoomCoding {
     /// Decodes `json` as `T`; absent JSON decodes like `null`.
-    static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue?, context: String) throws(RoomDecodingError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue?, context: String)
+        throws(RoomDecodingError) -> T
+    {
         do {
             return try (json ?? .null).decode(as: T.self)
         } catch let error as DecodingError {
@@ -31,7 +33,11 @@ enum RoomCoding {
             guard !path.isEmpty else { return nil }
             var text = ""
             for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text
         }
@@ -43,7 +49,8 @@ enum RoomCoding {
             return RoomDecodingError(context: context, member: path,
                                      problem: path == nil ? .notAnObject : .wrongType(expected: describe(type)))
         case .dataCorrupted(let ctx):
-            return RoomDecodingError(context: context, member: member(ctx.codingPath), problem: .invalidValue(ctx.debugDescription))
+            return RoomDecodingError(context: context, member: member(ctx.codingPath),
+                                     problem: .invalidValue(ctx.debugDescription))
         @unknown default:
             return RoomDecodingError(context: context, member: nil, problem: .invalidValue("\(error)"))
         }

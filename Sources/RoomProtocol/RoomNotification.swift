@@ -38,7 +38,8 @@ public enum RoomNotification: Sendable, Hashable {
         switch method {
         case .participantJoined: self = .participantJoined(try decode(ParticipantJoinedNotification.self))
         case .participantPublished: self = .participantPublished(try decode(ParticipantPublishedNotification.self))
-        case .participantUnpublished: self = .participantUnpublished(try decode(ParticipantUnpublishedNotification.self))
+        case .participantUnpublished:
+            self = .participantUnpublished(try decode(ParticipantUnpublishedNotification.self))
         case .participantLeft: self = .participantLeft(try decode(ParticipantLeftNotification.self))
         case .participantEvicted: self = .participantEvicted
         case .iceCandidate: self = .iceCandidate(try decode(RoomIceCandidate.self))

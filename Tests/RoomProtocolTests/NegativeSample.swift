@@ -38,11 +38,13 @@ struct NegativeSample: Sendable, CustomStringConvertible {
     /// The whole message as wire text.
     var envelope: String {
         switch kind {
-        case .request(let m): #"{"jsonrpc":"2.0","id":7,"method":"\#(m.rawValue)""# + (body.map { #","params":\#($0)"# } ?? "") + "}"
+        case .request(let m): #"{"jsonrpc":"2.0","id":7,"method":"\#(m.rawValue)""# + paramsMember + "}"
         case .result: #"{"jsonrpc":"2.0","id":7,"result":\#(body ?? "null")}"#
-        case .notification(let m): #"{"jsonrpc":"2.0","method":"\#(m.rawValue)""# + (body.map { #","params":\#($0)"# } ?? "") + "}"
+        case .notification(let m): #"{"jsonrpc":"2.0","method":"\#(m.rawValue)""# + paramsMember + "}"
         }
     }
+
+    private var paramsMember: String { body.map { #","params":\#($0)"# } ?? "" }
 
     /// Runs the Swift decoder on the body.
     func decode() throws {
@@ -54,55 +56,68 @@ struct NegativeSample: Sendable, CustomStringConvertible {
         }
     }
 
+    static func request(_ m: RoomMethod, _ body: String?, member: String?, why: String) -> NegativeSample {
+        NegativeSample(kind: .request(m), body: body, member: member, why: why)
+    }
+    static func result(_ m: RoomMethod, _ body: String?, member: String?, why: String) -> NegativeSample {
+        NegativeSample(kind: .result(m), body: body, member: member, why: why)
+    }
+    static func notification(_ m: RoomNotificationMethod, _ body: String?, member: String?, why: String)
+        -> NegativeSample
+    {
+        NegativeSample(kind: .notification(m), body: body, member: member, why: why)
+    }
+
     static let all: [NegativeSample] = [
-        .init(kind: .request(.joinRoom), body: nil, member: nil, why: "absent"),
-        .init(kind: .request(.joinRoom), body: #"{"room":"room1"}"#, member: "user", why: "without user"),
-        .init(kind: .request(.joinRoom), body: #"{"user":5,"room":"room1"}"#, member: "user", why: "with a numeric user"),
-        .init(kind: .request(.joinRoom), body: #"{"user":"a","room":"r","dataChannels":"yes"}"#, member: "dataChannels",
-              why: "with a string dataChannels"),
-        .init(kind: .request(.publishVideo), body: #"{"sdpOffer":"v=0"}"#, member: "doLoopback",
-              why: "without doLoopback (the Kurento doc example puts it outside params)"),
-        .init(kind: .request(.publishVideo), body: #"{"sdpOffer":1,"doLoopback":false}"#, member: "sdpOffer",
-              why: "with a numeric sdpOffer"),
-        .init(kind: .request(.publishVideo), body: #"{"sdpOffer":"v=0","doLoopback":"false"}"#, member: "doLoopback",
-              why: "with a string doLoopback"),
-        .init(kind: .request(.receiveVideoFrom), body: #"{"sdpOffer":"v=0"}"#, member: "sender", why: "without sender"),
-        .init(kind: .request(.receiveVideoFrom), body: #"{"sender":["alice_webcam"],"sdpOffer":"v=0"}"#, member: "sender",
-              why: "with an array sender"),
-        .init(kind: .request(.unsubscribeFromVideo), body: "{}", member: "sender", why: "without sender"),
-        .init(kind: .request(.onIceCandidate), body: #"{"endpointName":"alice","candidate":"c","sdpMid":"audio"}"#,
-              member: "sdpMLineIndex", why: "without sdpMLineIndex"),
-        .init(kind: .request(.onIceCandidate), body: #"{"endpointName":"alice","candidate":"c","sdpMid":"audio","sdpMLineIndex":"0"}"#,
-              member: "sdpMLineIndex", why: "with a string sdpMLineIndex"),
-        .init(kind: .request(.onIceCandidate), body: #"{"endpointName":"alice","candidate":null,"sdpMid":"audio","sdpMLineIndex":0}"#,
-              member: "candidate", why: "with a null candidate"),
-        .init(kind: .request(.sendMessage), body: #"{"message":"hi","userMessage":"alice"}"#, member: "roomMessage",
-              why: "without roomMessage"),
-        .init(kind: .request(.sendMessage), body: #"{"message":"hi","userMessage":7,"roomMessage":"room1"}"#,
-              member: "userMessage", why: "with a numeric userMessage"),
-        .init(kind: .request(.sendPrivateMessage), body: #"{"message":"psst"}"#, member: "to", why: "without to"),
-        .init(kind: .request(.sendPrivateMessage), body: #"{"to":"bob","message":false}"#, member: "message",
-              why: "with a boolean message"),
-        .init(kind: .result(.joinRoom), body: #"{"sessionId":"s"}"#, member: "value", why: "without value"),
-        .init(kind: .result(.joinRoom), body: #"{"value":"alice"}"#, member: "value", why: "with a string value"),
-        .init(kind: .result(.joinRoom), body: #"{"value":[{"streams":[{"id":"webcam"}]}]}"#, member: "value[0].id",
-              why: "with a participant without id"),
-        .init(kind: .result(.publishVideo), body: #"{"sessionId":"s"}"#, member: "sdpAnswer", why: "without sdpAnswer"),
-        .init(kind: .result(.receiveVideoFrom), body: #"{"sdpAnswer":5}"#, member: "sdpAnswer", why: "with a numeric sdpAnswer"),
-        .init(kind: .notification(.participantJoined), body: "{}", member: "id", why: "without id"),
-        .init(kind: .notification(.participantPublished), body: #"{"id":"bob"}"#, member: "streams", why: "without streams"),
-        .init(kind: .notification(.participantPublished), body: #"{"id":"bob","streams":[{}]}"#, member: "streams[0].id",
-              why: "with a stream without id"),
-        .init(kind: .notification(.participantUnpublished), body: #"{"id":"bob"}"#, member: "name", why: "with id instead of name"),
-        .init(kind: .notification(.participantLeft), body: "{}", member: "name",
-              why: "without name (the Kurento doc's eviction example)"),
-        .init(kind: .notification(.participantLeft), body: #"{"name":1}"#, member: "name", why: "with a numeric name"),
-        .init(kind: .notification(.iceCandidate), body: #"{"endpointName":"alice","candidate":"c","sdpMid":"video","sdpMLineIndex":"1"}"#,
-              member: "sdpMLineIndex", why: "with a string sdpMLineIndex"),
-        .init(kind: .notification(.sendMessage), body: #"{"user":"alice","message":"hi"}"#, member: "room", why: "without room"),
-        .init(kind: .notification(.mediaError), body: "{}", member: "error", why: "without error"),
-        .init(kind: .notification(.roomClosed), body: #"{"room":null}"#, member: "room", why: "with a null room"),
-        .init(kind: .notification(.privateMessage), body: #"{"message":"psst"}"#, member: "user", why: "without user"),
-        .init(kind: .notification(.privateMessage), body: nil, member: nil, why: "without params"),
+        .request(.joinRoom, nil, member: nil, why: "absent"),
+        .request(.joinRoom, #"["alice","room1"]"#, member: nil, why: "given by position"),
+        .request(.joinRoom, #"{"room":"room1"}"#, member: "user", why: "without user"),
+        .request(.joinRoom, #"{"user":5,"room":"room1"}"#, member: "user", why: "with a numeric user"),
+        .request(.joinRoom, #"{"user":"a","room":"r","dataChannels":"yes"}"#, member: "dataChannels",
+            why: "with a string dataChannels"),
+        .request(.publishVideo, #"{"sdpOffer":"v=0"}"#, member: "doLoopback",
+            why: "without doLoopback (the Kurento doc example puts it outside params)"),
+        .request(.publishVideo, #"{"sdpOffer":1,"doLoopback":false}"#, member: "sdpOffer",
+            why: "with a numeric sdpOffer"),
+        .request(.publishVideo, #"{"sdpOffer":"v=0","doLoopback":"false"}"#, member: "doLoopback",
+            why: "with a string doLoopback"),
+        .request(.receiveVideoFrom, #"{"sdpOffer":"v=0"}"#, member: "sender", why: "without sender"),
+        .request(.receiveVideoFrom, #"{"sender":["alice_webcam"],"sdpOffer":"v=0"}"#, member: "sender",
+            why: "with an array sender"),
+        .request(.unsubscribeFromVideo, "{}", member: "sender", why: "without sender"),
+        .request(.onIceCandidate, #"{"endpointName":"alice","candidate":"c","sdpMid":"audio"}"#,
+            member: "sdpMLineIndex", why: "without sdpMLineIndex"),
+        .request(.onIceCandidate, #"{"endpointName":"alice","candidate":"c","sdpMid":"audio","sdpMLineIndex":"0"}"#,
+            member: "sdpMLineIndex", why: "with a string sdpMLineIndex"),
+        .request(.onIceCandidate, #"{"endpointName":"alice","candidate":null,"sdpMid":"audio","sdpMLineIndex":0}"#,
+            member: "candidate", why: "with a null candidate"),
+        .request(.sendMessage, #"{"message":"hi","userMessage":"alice"}"#, member: "roomMessage",
+            why: "without roomMessage"),
+        .request(.sendMessage, #"{"message":"hi","userMessage":7,"roomMessage":"room1"}"#,
+            member: "userMessage", why: "with a numeric userMessage"),
+        .request(.sendPrivateMessage, #"{"message":"psst"}"#, member: "to", why: "without to"),
+        .request(.sendPrivateMessage, #"{"to":"bob","message":false}"#, member: "message",
+            why: "with a boolean message"),
+        .result(.joinRoom, #"{"sessionId":"s"}"#, member: "value", why: "without value"),
+        .result(.joinRoom, #"{"value":"alice"}"#, member: "value", why: "with a string value"),
+        .result(.joinRoom, #"{"value":[{"streams":[{"id":"webcam"}]}]}"#, member: "value[0].id",
+            why: "with a participant without id"),
+        .result(.publishVideo, #"{"sessionId":"s"}"#, member: "sdpAnswer", why: "without sdpAnswer"),
+        .result(.receiveVideoFrom, #"{"sdpAnswer":5}"#, member: "sdpAnswer", why: "with a numeric sdpAnswer"),
+        .notification(.participantJoined, "{}", member: "id", why: "without id"),
+        .notification(.participantPublished, #"{"id":"bob"}"#, member: "streams", why: "without streams"),
+        .notification(.participantPublished, #"{"id":"bob","streams":[{}]}"#, member: "streams[0].id",
+            why: "with a stream without id"),
+        .notification(.participantUnpublished, #"{"id":"bob"}"#, member: "name", why: "with id instead of name"),
+        .notification(.participantLeft, "{}", member: "name",
+            why: "without name (the Kurento doc's eviction example)"),
+        .notification(.participantLeft, #"{"name":1}"#, member: "name", why: "with a numeric name"),
+        .notification(.iceCandidate, #"{"endpointName":"alice","candidate":"c","sdpMid":"video","sdpMLineIndex":"1"}"#,
+            member: "sdpMLineIndex", why: "with a string sdpMLineIndex"),
+        .notification(.sendMessage, #"{"user":"alice","message":"hi"}"#, member: "room", why: "without room"),
+        .notification(.mediaError, "{}", member: "error", why: "without error"),
+        .notification(.roomClosed, #"{"room":null}"#, member: "room", why: "with a null room"),
+        .notification(.privateMessage, #"{"message":"psst"}"#, member: "user", why: "without user"),
+        .notification(.privateMessage, nil, member: nil, why: "without params"),
     ]
 }

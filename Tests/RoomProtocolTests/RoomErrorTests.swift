@@ -4,20 +4,22 @@ import Testing
 
 @Suite struct RoomErrorTests {
     @Test func codesAreKurentosPlusMinusOneAndUnauthorized() {
-        let kurento = [101, 102, 103, 104, 105, 201, 202, 203, 204, 301, 302, 303, 304, 305, 306, 307, 801, 802, 803, 999]
+        let kurento = [101, 102, 103, 104, 105, 201, 202, 203, 204, 301, 302, 303, 304, 305, 306, 307,
+                       801, 802, 803, 999]
         #expect(Set(RoomErrorCode.allCases.map(\.rawValue)) == Set(kurento + [-1, 401]))
     }
 
     @Test func roomErrorIsBuiltFromAnErrorObjectWithARoomCode() {
-        let object = RPCErrorObject(code: 104, message: "User 'bob' already exists in room 'room1'", data: ["sessionId": "sidC"])
+        let message = "User 'bob' already exists in room 'room1'"
+        let object = RPCErrorObject(code: 104, message: message, data: ["sessionId": "sidC"])
         let error = RoomError(object)
-        #expect(error == RoomError(.existingUserInRoom, message: "User 'bob' already exists in room 'room1'", data: ["sessionId": "sidC"]))
+        #expect(error == RoomError(.existingUserInRoom, message: message, data: ["sessionId": "sidC"]))
         #expect(error?.errorObject == object)
     }
 
     @Test func remoteCallFailuresWithRoomCodesBecomeRoomErrors() {
-        #expect(RoomError(RPCError.remote(RPCErrorObject(code: -1, message: "RuntimeException:Unsupported method")))?.code
-            == .uncaughtException)
+        let failure = RPCError.remote(RPCErrorObject(code: -1, message: "RuntimeException:Unsupported method"))
+        #expect(RoomError(failure)?.code == .uncaughtException)
     }
 
     @Test func nonRoomCodesAndLocalFailuresAreNotRoomErrors() {

@@ -63,15 +63,18 @@ enum RoomSamples {
         var out: [Encoded] = []
         for (index, request) in requests.enumerated() {
             let text = RPCRequest(id: .number(index), method: request.method.rawValue, params: request.params).jsonText
-            out.append(Encoded(label: "request #\(index) \(request.method)", definition: "\(request.method.rawValue)Request", text: text))
+            out.append(Encoded(label: "request #\(index) \(request.method)",
+                               definition: "\(request.method.rawValue)Request", text: text))
         }
         for (index, sample) in results.enumerated() {
             let wire = KurentoConventions.result(sample.result.json, sessionId: sessionId)
             let text = RPCResponse.result(wire, id: .number(index)).jsonText
-            out.append(Encoded(label: "result #\(index) \(sample.method)", definition: "\(sample.method.rawValue)Response", text: text))
+            out.append(Encoded(label: "result #\(index) \(sample.method)",
+                               definition: "\(sample.method.rawValue)Response", text: text))
         }
         for (index, notification) in notifications.enumerated() {
-            let text = RPCMessage.notification(RPCNotification(method: notification.method.rawValue, params: notification.params)).jsonText
+            let message = RPCNotification(method: notification.method.rawValue, params: notification.params)
+            let text = RPCMessage.notification(message).jsonText
             out.append(Encoded(label: "notification #\(index) \(notification.method)",
                                definition: RoomSchema.notificationDefinition(notification.method), text: text))
         }

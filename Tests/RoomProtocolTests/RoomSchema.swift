@@ -23,7 +23,8 @@ enum RoomSchema {
         for sample in RoomSamples.encoded {
             cases.append(.init(label: "positive \(sample.label)", schema: path, ref: "#/$defs/\(sample.definition)",
                                instanceJSON: sample.text))
-            cases.append(.init(label: "positive \(sample.label) as any message", schema: path, instanceJSON: sample.text))
+            cases.append(.init(label: "positive \(sample.label) as any message", schema: path,
+                               instanceJSON: sample.text))
         }
         for sample in NegativeSample.all {
             cases.append(.init(label: "negative \(sample.label)", schema: path, ref: "#/$defs/\(sample.definition)",

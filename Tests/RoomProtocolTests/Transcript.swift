@@ -61,28 +61,30 @@ struct Transcript: Sendable {
                 }
                 pending["\(line.session)/\(request.id)"] = method
                 let params = request.params
-                return Classified(label: "\(label) \(method) request", definition: "\(method.rawValue)Request", text: text) {
-                    _ = try RoomRequest(method: method, params: params)
-                }
+                return Classified(label: "\(label) \(method) request", definition: "\(method.rawValue)Request",
+                                  text: text) { _ = try RoomRequest(method: method, params: params) }
             case .notification(let notification):
                 guard let method = RoomNotificationMethod(rawValue: notification.method) else {
                     throw Unplaceable(line: line.number, reason: "unknown notification \(notification.method)")
                 }
                 let params = notification.params
-                return Classified(label: "\(label) \(method) notification", definition: RoomSchema.notificationDefinition(method),
+                return Classified(label: "\(label) \(method) notification",
+                                  definition: RoomSchema.notificationDefinition(method),
                                   text: text) { _ = try RoomNotification(method: method, params: params) }
             case .response(let response):
                 guard let method = pending.removeValue(forKey: "\(line.session)/\(response.id)") else {
-                    throw Unplaceable(line: line.number, reason: "response \(response.id) matches no request of \(line.session)")
+                    throw Unplaceable(line: line.number,
+                                      reason: "response \(response.id) matches no request of \(line.session)")
                 }
                 switch response.outcome {
                 case .success(let result):
-                    return Classified(label: "\(label) \(method) response", definition: "\(method.rawValue)Response", text: text) {
-                        _ = try RoomResult(method: method, result: result)
-                    }
+                    return Classified(label: "\(label) \(method) response", definition: "\(method.rawValue)Response",
+                                      text: text) { _ = try RoomResult(method: method, result: result) }
                 case .failure(let error):
                     return Classified(label: "\(label) \(method) error", definition: "roomErrorResponse", text: text) {
-                        guard RoomError(error) != nil else { throw Unplaceable(line: line.number, reason: "\(error) is not a Room error") }
+                        guard RoomError(error) != nil else {
+                            throw Unplaceable(line: line.number, reason: "\(error) is not a Room error")
+                        }
                     }
                 }
             }
