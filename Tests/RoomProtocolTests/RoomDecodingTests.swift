@@ -49,6 +49,13 @@ import Testing
         #expect(error?.description == "iceCandidate notification: 'sdpMLineIndex' must be an integer")
     }
 
+    @Test func mistypedListSaysAnArrayIsExpected() {
+        let error = #expect(throws: RoomDecodingError.self) {
+            try RoomResult(method: .joinRoom, result: ["value": "alice", "sessionId": "sidA"])
+        }
+        #expect(error?.description == "joinRoom result: 'value' must be an array")
+    }
+
     @Test func unknownMembersAddedByKurentoClientsAreIgnored() throws {
         // The Java client injects params.sessionId; the JS client merges setRpcParams() into every request.
         let params: JSONValue = ["user": "alice", "room": "room1", "sessionId": "sidA", "extra": [1]]
