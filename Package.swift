@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
@@ -50,6 +51,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
+        .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -75,5 +78,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "RoomProtocolTests",
+            dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -1,0 +1,17 @@
+/// `joinRoom` params (PROTOCOL §3): who joins which room.
+public struct JoinRoomParams: Codable, Sendable, Hashable {
+    /// The user name; ``RoomNaming/validateUserName(_:)`` says which names a server accepts.
+    public var user: String
+    /// The room name; the server creates the room on first join.
+    public var room: String
+    /// Whether the client wants data channels. Optional on the wire: the iOS client sends it, the JS client and
+    /// the PROTOCOL transcript's second join do not.
+    public var dataChannels: Bool?
+
+    /// Creates join params.
+    public init(user: String, room: String, dataChannels: Bool? = nil) {
+        self.user = user
+        self.room = room
+        self.dataChannels = dataChannels
+    }
+}
