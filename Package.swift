@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONRPCTests",
-            dependencies: ["JSONRPC", "TestSupport"],
+            dependencies: ["JSONRPC", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
