@@ -32,7 +32,6 @@ struct ExampleServerProcess: Sendable {
         process.terminationHandler = { _ in exit.finish() }
         try process.run()
         let lines = Self.lines(of: stdout.fileHandleForReading)
-        let server = ExampleServerProcess(url: "", process: process, exited: exited)
         do {
             let url = try await withDeadline(.seconds(30), "the example's URL line") {
                 for await line in lines { return line }
@@ -40,7 +39,7 @@ struct ExampleServerProcess: Sendable {
             }
             return ExampleServerProcess(url: url, process: process, exited: exited)
         } catch {
-            _ = try? await server.stop()
+            _ = try? await ExampleServerProcess(url: "", process: process, exited: exited).stop()  // no orphan
             throw error
         }
     }
