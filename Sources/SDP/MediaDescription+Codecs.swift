@@ -14,8 +14,12 @@ extension MediaDescription {
         public var feedback: [RTCPFeedback]
     }
 
-    /// The numeric formats of the `m=` line, in preference order; non-numeric ones are skipped.
-    public var payloadTypes: [Int] { formats.compactMap { SDPGrammar.decimal($0, as: Int.self) } }
+    /// The RTP payload types of the `m=` line, in preference order. Empty for non-RTP protos, whose formats
+    /// are tokens (`webrtc-datachannel`) or, in the legacy `DTLS/SCTP 5000` form, a port (JSEP-SDP §5.8).
+    public var payloadTypes: [Int] {
+        guard proto.contains("RTP") else { return [] }
+        return formats.compactMap { SDPGrammar.decimal($0, as: Int.self) }
+    }
 
     /// Every `a=rtpmap`, in order.
     public var rtpMaps: [RTPMap] { attributeValues(named: "rtpmap").compactMap(RTPMap.init(attributeValue:)) }
