@@ -70,6 +70,10 @@ let package = Package(
             dependencies: ["JSONRPC", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            exclude: ["Fixtures"],  // SDP text read from the test through #filePath
+            swiftSettings: strict
+        ),
     ]
 )
