@@ -26,3 +26,13 @@ asan: deps
 
 clean:
 	rm -rf .build .build-*
+
+# libFuzzer over the SDP and candidate parsers (Fuzz/ is its own package). Each target runs FUZZ_SECONDS on a
+# scratch copy of the committed seeds, so new corpus entries never land in the repository.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1
+fuzz:
+	cd Fuzz && FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
+	for target in sdp candidate; do mkdir -p Fuzz/.build-fuzz/corpus-$$target && cp Fuzz/Corpus/$$target/* Fuzz/.build-fuzz/corpus-$$target/; done
+	Fuzz/.build-fuzz/release/FuzzSDP -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) Fuzz/.build-fuzz/corpus-sdp
+	Fuzz/.build-fuzz/release/FuzzCandidate -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) Fuzz/.build-fuzz/corpus-candidate
