@@ -40,11 +40,13 @@ enum LineValidator {
     }
 
     static func attributeReason(_ value: Substring, mode: ParseMode) -> String? {
-        let colon = value.firstIndex(of: ":")
-        let name = value[..<(colon ?? value.endIndex)]
+        // Split on bytes, as SDPLine.attribute does (RFC 8866 §5.13: at the first colon).
+        let utf8 = value.utf8
+        let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
+        let name = Substring(utf8[..<(colon ?? utf8.endIndex)])
         guard SDPGrammar.isToken(name) else { return "attribute name '\(name)' is not a token" }
         guard let colon else { return nil }
-        let attributeValue = value[value.index(after: colon)...]
+        let attributeValue = Substring(utf8[utf8.index(after: colon)...])
         switch name {
         case "candidate":
             do {

@@ -51,8 +51,9 @@ enum SDPGrammar {
         return result
     }
 
-    /// Splits on single spaces, keeping empty pieces so that callers can reject doubled spaces.
+    /// Splits on single space bytes (not Characters: a space followed by a combining mark still separates,
+    /// and byte splitting skips grapheme breaking), keeping empty pieces so that callers can reject doubled spaces.
     static func fields(_ text: some StringProtocol) -> [Substring] {
-        Substring(text).split(separator: " ", omittingEmptySubsequences: false)
+        Substring(text).utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map(Substring.init)
     }
 }

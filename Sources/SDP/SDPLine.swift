@@ -30,19 +30,15 @@ public struct SDPLine: Hashable, Sendable, CustomStringConvertible {
         guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else {
             return SDPAttribute(name: value, value: nil)
         }
-        return SDPAttribute(name: String(value[..<colon]), value: String(value[value.index(after: colon)...]))
-    }
-
-    /// The attribute name of an `a=` line without building the value; `nil` for other line types.
-    var attributeName: Substring? {
-        guard type == "a" else { return nil }
-        guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return value[...] }
-        return value[..<colon]
+        // Split on bytes so that a combining mark after the colon stays in the value.
+        let utf8 = value.utf8
+        return SDPAttribute(
+            name: String(Substring(utf8[..<colon])), value: String(Substring(utf8[utf8.index(after: colon)...])))
     }
 
     /// The value of an `a=name:value` line whose name is `name`, without allocating the name.
     func attributeValue(ifNamed name: String) -> Substring? {
-        guard type == "a", value.hasPrefix(name) else { return nil }
+        guard type == "a", value.utf8.starts(with: name.utf8) else { return nil }
         let rest = value.utf8.dropFirst(name.utf8.count)
         guard rest.first == UInt8(ascii: ":") else { return nil }
         return Substring(rest.dropFirst())
@@ -50,7 +46,7 @@ public struct SDPLine: Hashable, Sendable, CustomStringConvertible {
 
     /// `true` when this is the property attribute `a=name` or a value attribute `a=name:…`.
     func isAttribute(named name: String) -> Bool {
-        guard type == "a", value.hasPrefix(name) else { return false }
+        guard type == "a", value.utf8.starts(with: name.utf8) else { return false }
         let rest = value.utf8.dropFirst(name.utf8.count)
         return rest.isEmpty || rest.first == UInt8(ascii: ":")
     }

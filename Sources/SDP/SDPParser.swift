@@ -46,7 +46,7 @@ public enum SDPParser {
             } else if lineEnding == nil, newline != nil {
                 lineEnding = .lf
             }
-            let raw = text[start..<end]
+            let raw = Substring(utf8[start..<end])  // byte slicing: no grapheme checks on a hot path
             start = nextStart
             if raw.isEmpty { continue }
 
@@ -58,7 +58,8 @@ public enum SDPParser {
                 continue
             }
             let type = Character(Unicode.Scalar(letter))
-            let value = raw.dropFirst(2)
+            // Byte-wise: a combining mark after "=" must stay in the value, not merge into the separator.
+            let value = Substring(bytes.dropFirst(2))
             if !knownTypes.contains(letter) {
                 try problem(lineNumber, "unknown line type '\(type)='")
             }
