@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "PeerManager", targets: ["PeerManager"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
@@ -46,6 +47,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -75,5 +77,6 @@ let package = Package(
             exclude: ["Fixtures"],  // SDP text read from the test through #filePath
             swiftSettings: strict
         ),
+        .testTarget(name: "PeerManagerTests", dependencies: ["PeerManager", "SDP"], swiftSettings: strict),
     ]
 )
