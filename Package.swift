@@ -77,6 +77,6 @@ let package = Package(
             exclude: ["Fixtures"],  // SDP text read from the test through #filePath
             swiftSettings: strict
         ),
-        .testTarget(name: "PeerManagerTests", dependencies: ["PeerManager", "SDP"], swiftSettings: strict),
+        .testTarget(name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport"], swiftSettings: strict),
     ]
 )
