@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         .executableTarget(
             name: "sdp-tool",
-            dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(

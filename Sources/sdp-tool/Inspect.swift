@@ -33,17 +33,33 @@ struct Inspect: ParsableCommand {
         for warning in result.warnings { InputReader.warn("warning: \(warning)") }
         let summary = SDPSummary(result.description)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try Self.printJSON(summary)
         } else {
             print(SummaryText.render(summary), terminator: "")
         }
     }
 }
 
+extension Inspect {
+    /// Prints `summary` as pretty, key-sorted JSON.
+    static func printJSON(_ summary: SDPSummary) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+    }
+}
+
 /// Reading input and reporting failures, shared by the subcommands.
 enum InputReader {
+    /// Reads and strictly parses `path`; invalid input exits 1 with `path: line N: reason`.
+    static func parse(_ path: String) throws -> SessionDescription {
+        do {
+            return try SessionDescription(parsing: text(of: path))
+        } catch let error as SDPParseError {
+            fail("\(path): \(error)")
+        }
+    }
+
     /// The contents of `path`, or of standard input for `-`.
     static func text(of path: String) throws -> String {
         let data: Data
