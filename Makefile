@@ -30,7 +30,7 @@ clean:
 # libFuzzer over the SDP and candidate parsers (Fuzz/ is its own package). Each target runs FUZZ_SECONDS on a
 # scratch copy of the committed seeds, so new corpus entries never land in the repository.
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1
+FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1 -artifact_prefix=Fuzz/.build-fuzz/
 fuzz:
 	cd Fuzz && FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
 	for target in sdp candidate; do mkdir -p Fuzz/.build-fuzz/corpus-$$target && cp Fuzz/Corpus/$$target/* Fuzz/.build-fuzz/corpus-$$target/; done
