@@ -28,11 +28,24 @@ clean:
 	rm -rf .build .build-*
 
 # libFuzzer over the SDP and candidate parsers (Fuzz/ is its own package). Each target runs FUZZ_SECONDS on a
-# scratch copy of the committed seeds, so new corpus entries never land in the repository.
+# scratch copy of the committed seeds, so new corpus entries never land in the repository. Measured here: an
+# incremental release build that recompiled only SDP linked fuzzers WITHOUT coverage instrumentation (no
+# __sancov_cntrs section; libFuzzer: "no interesting inputs ... Is the code instrumented for coverage?"), while
+# a clean build was instrumented, and a clean build started by make (MAKEFLAGS/MAKELEVEL in the environment) was
+# not, until those variables were removed. So the fuzz products are rebuilt from clean (~30 s) without make's
+# variables and checked for the section, and a run that reports no coverage fails.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1 -artifact_prefix=Fuzz/.build-fuzz/
 fuzz:
-	cd Fuzz && FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
-	for target in sdp candidate; do mkdir -p Fuzz/.build-fuzz/corpus-$$target && cp Fuzz/Corpus/$$target/* Fuzz/.build-fuzz/corpus-$$target/; done
-	Fuzz/.build-fuzz/release/FuzzSDP -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) Fuzz/.build-fuzz/corpus-sdp
-	Fuzz/.build-fuzz/release/FuzzCandidate -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) Fuzz/.build-fuzz/corpus-candidate
+	rm -rf Fuzz/.build-fuzz/x86_64-unknown-linux-gnu Fuzz/.build-fuzz/release
+	cd Fuzz && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
+	for target in SDP Candidate; do readelf -S Fuzz/.build-fuzz/release/Fuzz$$target | grep -q __sancov_cntrs \
+	  || { echo "Fuzz$$target has no coverage instrumentation" >&2; exit 1; }; done
+	for target in SDP Candidate; do \
+	  corpus=Fuzz/.build-fuzz/corpus-$$target log=Fuzz/.build-fuzz/fuzz-$$target.log; \
+	  mkdir -p $$corpus && cp Fuzz/Corpus/$$(echo $$target | tr A-Z a-z)/* $$corpus/ && \
+	  Fuzz/.build-fuzz/release/Fuzz$$target -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) $$corpus > $$log 2>&1 \
+	    || { tail -40 $$log; exit 1; }; \
+	  echo "Fuzz$$target: $$(grep -E '^stat::(number_of_executed_units|new_units_added)' $$log | tr '\n' ' ')"; \
+	  if grep -q 'no interesting inputs' $$log; then echo "Fuzz$$target: no coverage feedback" >&2; exit 1; fi; \
+	done
