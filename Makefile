@@ -28,17 +28,19 @@ clean:
 	rm -rf .build .build-*
 
 # libFuzzer over the SDP and candidate parsers (Fuzz/ is its own package). Each target runs FUZZ_SECONDS on a
-# scratch copy of the committed seeds, so new corpus entries never land in the repository. Measured here: an
-# incremental release build that recompiled only SDP linked fuzzers WITHOUT coverage instrumentation (no
-# __sancov_cntrs section; libFuzzer: "no interesting inputs ... Is the code instrumented for coverage?"), while
-# a clean build was instrumented, and a clean build started by make (MAKEFLAGS/MAKELEVEL in the environment) was
-# not, until those variables were removed. So the fuzz products are rebuilt from clean (~30 s) without make's
-# variables and checked for the section, and a run that reports no coverage fails.
+# scratch copy of the committed seeds, so new corpus entries never land in the repository. Measured here: the
+# fuzzers sometimes linked WITHOUT coverage instrumentation (no __sancov_cntrs section; libFuzzer: "no interesting
+# inputs ... Is the code instrumented for coverage?") after incremental builds, and after clean builds started
+# from make whose output went to make's stdout; a clean build without make's variables and with its output in a
+# file was instrumented every time tried. Cause not understood. So: clean build, log to a file, check the
+# section, and fail a run that reports no coverage.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1 -artifact_prefix=Fuzz/.build-fuzz/
 fuzz:
 	rm -rf Fuzz/.build-fuzz/x86_64-unknown-linux-gnu Fuzz/.build-fuzz/release
-	cd Fuzz && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
+	mkdir -p Fuzz/.build-fuzz
+	cd Fuzz && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address \
+	  --scratch-path .build-fuzz > .build-fuzz/build.log 2>&1 || { tail -30 .build-fuzz/build.log; exit 1; }
 	for target in SDP Candidate; do readelf -S Fuzz/.build-fuzz/release/Fuzz$$target | grep -q __sancov_cntrs \
 	  || { echo "Fuzz$$target has no coverage instrumentation" >&2; exit 1; }; done
 	for target in SDP Candidate; do \
