@@ -19,6 +19,13 @@ public enum AnswerBuilder {
             SDPLine(type: "t", value: offer.lines.first { $0.type == "t" }?.value ?? "0 0"),
         ])
         answer.iceLite = true
+        // Session-level credentials, fingerprint and setup as well (RFC 8839 §5.4, RFC 8122 §5, RFC 4145: media
+        // level overrides): a rejected section carries only a=mid, and aiortc (our witness) still wants ICE and
+        // DTLS parameters that apply to it ("ICE username fragment or password is missing").
+        answer.iceUfrag = credentials.ufrag
+        answer.icePwd = credentials.pwd
+        answer.fingerprints = [fingerprint]
+        if !offer.media.isEmpty { answer.setup = answerSetup(to: offer.effectiveSetup(ofMediaAt: 0)) }
         answer.media = offer.media.indices.map { index in
             section(answering: index, of: offer, policy: policy, credentials: credentials, fingerprint: fingerprint)
         }
@@ -51,6 +58,12 @@ public enum AnswerBuilder {
             // RFC 3264 §6: port 0, at least one format; JSEP keeps a=mid in rejected sections.
             var rejected = MediaDescription(kind: offered.kind, port: 0, proto: offered.proto, formats: [offered.formats[0]])
             rejected.mid = offered.mid
+            // W3C/aiortc refuse a remote description with an RTP section lacking rtcp-mux, rejected or not.
+            if offered.rtcpMux { rejected.rtcpMux = true }
+            // The listed format keeps its rtpmap so that a parser mapping codecs (aiortc) finds one.
+            if let pt = Int(offered.formats[0]), let map = offered.rtpMap(for: pt) {
+                rejected.appendAttribute(SDPAttribute(name: "rtpmap", value: map.attributeValue))
+            }
             return rejected
         }
         media.mid = offered.mid

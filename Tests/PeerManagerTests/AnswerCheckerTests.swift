@@ -34,7 +34,10 @@ import Testing
         Breakage(rule: .bundleSubset) { $0.groups = [MediaGroup(semantics: "BUNDLE", mids: ["0", "1", "2", "9"])] },
         Breakage(rule: .setup) { $0.media[0].setup = .actpass },
         Breakage(rule: .iceCredentials) { $0.media[0].icePwd = "short" },
-        Breakage(rule: .fingerprint) { $0.media[0].fingerprints = [] },
+        Breakage(rule: .fingerprint) { a in
+            a.fingerprints = []
+            a.media[0].fingerprints = []
+        },
         Breakage(rule: .rtcpMux) { $0.media[0].rtcpMux = false },
         Breakage(rule: .sctpPort) { $0.media[2].sctpPort = nil },
         Breakage(rule: .extmapSubset) { $0.media[0].extmaps.append(ExtMap(id: 9, uri: "urn:ietf:params:rtp-hdrext:sdes:mid")) },
