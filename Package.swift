@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
@@ -51,11 +52,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
         .executableTarget(
             name: "sdp-tool",
-            dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -77,7 +79,16 @@ let package = Package(
             dependencies: ["JSONRPC", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            exclude: ["Fixtures"],  // SDP text read from the test through #filePath
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport"],
+            exclude: ["Witness"],  // Python scripts run by the tests (aiortc as an independent witness)
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RoomProtocolTests",
             dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],

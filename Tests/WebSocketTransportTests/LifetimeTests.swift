@@ -29,3 +29,22 @@ import WebSocketTransport
         await server.shutdown()
     }
 }
+
+@Suite struct CancellationTests {
+    @Test func alreadyCancelledReaderGetsCancellationErrorInsteadOfWaiting() async throws {
+        let server = try await WebSocketServer.start()
+        let connection = try await WebSocketConnection.connect(to: server.url + "/x")
+        let accepted = try await firstConnection(server)
+        let reader = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var messages = connection.messages.makeAsyncIterator()
+            return try await messages.next()
+        }
+        await #expect(throws: CancellationError.self) {
+            _ = try await withDeadline(.seconds(5), "cancelled next()") { try await reader.value }
+        }
+        _ = accepted
+        await connection.close()
+        await server.shutdown()
+    }
+}
