@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test demo tsan asan bench fuzz clean
+.PHONY: deps build test demo tsan asan fuzz clean
 
 deps:
 	bash scripts/deps.sh
