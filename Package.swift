@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
         .executableTarget(
             name: "sdp-tool",
-            dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONRPCTests",
-            dependencies: ["JSONRPC", "WebSocketTransport", "TestSupport"],
+            dependencies: ["JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import SignalingSupport
 import ArgumentParser
 import Foundation
 import PeerManager
@@ -24,7 +25,7 @@ struct Answer: ParsableCommand {
 
     func run() throws {
         let offerDescription = try InputReader.parse(offer)
-        var generator: any RandomNumberGenerator = seed.map { SplitMix64(state: $0) } ?? SystemRandomNumberGenerator()
+        var generator: any RandomNumberGenerator = seed.map { SeededRandomNumberGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
         let credentials = IceCredentials.random(using: &generator)
         let fingerprint = Fingerprint.randomSHA256(using: &generator)
         let answer = AnswerBuilder.answer(
@@ -60,18 +61,5 @@ struct CheckAnswer: ParsableCommand {
         }
         for violation in violations { print(violation) }
         throw ExitCode(1)
-    }
-}
-
-/// A seedable generator for reproducible tool output (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

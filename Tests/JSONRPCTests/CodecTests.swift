@@ -1,3 +1,4 @@
+import SignalingSupport
 import Foundation
 import JSONRPC
 import Testing
@@ -91,18 +92,7 @@ import Testing
 /// The writer checked by a witness we did not write: Foundation's JSONSerialization must read everything we
 /// write, and our parser must read it back unchanged.
 @Suite struct WriterWitnessTests {
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private func randomValue(_ depth: Int, _ rng: inout SplitMix) -> JSONValue {
+    private func randomValue(_ depth: Int, _ rng: inout SeededRandomNumberGenerator) -> JSONValue {
         let scalars: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "😀", "/", " ", "\u{7F}", "\u{2028}"]
         switch Int.random(in: 0..<(depth > 4 ? 6 : 8), using: &rng) {
         case 0: return .null
@@ -122,7 +112,7 @@ import Testing
     }
 
     @Test func foundationReadsWhatWeWriteAndWeReadItBackUnchanged() throws {
-        var rng = SplitMix(state: 2026)
+        var rng = SeededRandomNumberGenerator(seed: 2026)
         for _ in 0..<2000 {
             let value = randomValue(0, &rng)
             let text = value.jsonText

@@ -1,3 +1,4 @@
+import SignalingSupport
 import Foundation
 import JSONRPC
 import Testing
@@ -5,17 +6,6 @@ import Testing
 /// The parser checked against a witness we did not write: on thousands of mutations of valid JSON-RPC messages,
 /// our parser and Foundation's JSONSerialization agree on what is JSON, and on the value when both accept it.
 @Suite struct ParserWitnessTests {
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let seeds = SpecificationExample.all.map(\.request) + [
         #"{"jsonrpc":"2.0","id":7,"result":{"value":"pong","sessionId":"abc"}}"#,
         #"{"jsonrpc":"2.0","id":8,"error":{"code":40007,"message":"reconnection error","data":[1.5e3,-0.25,true,null]}}"#,
@@ -23,7 +13,7 @@ import Testing
     ]
 
     @Test func parserAgreesWithFoundationOnMutatedMessages() throws {
-        var rng = SplitMix(state: 7)
+        var rng = SeededRandomNumberGenerator(seed: 7)
         let alphabet = Array(#"{}[]",:0123456789-+.eEtrufalsn \"\\/abu"#.utf8)
         var disagreements: [String] = []
         for _ in 0..<5000 {

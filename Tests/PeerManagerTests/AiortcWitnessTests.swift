@@ -1,3 +1,4 @@
+import SignalingSupport
 import Foundation
 import PeerManager
 import SDP
@@ -38,7 +39,7 @@ import Testing
         }
         let offerText = String(decoding: buffer.prefix(upTo: try #require(buffer.range(of: marker)).lowerBound), as: UTF8.self)
         let offer = try SessionDescription(parsing: offerText)
-        var generator = SeededGenerator(state: 21)
+        var generator = SeededRandomNumberGenerator(seed: 21)
         let answer = AnswerBuilder.answer(
             to: offer, policy: policy, credentials: .random(using: &generator), fingerprint: .randomSHA256(using: &generator),
             sessionID: generator.next())

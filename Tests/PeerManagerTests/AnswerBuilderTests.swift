@@ -1,10 +1,11 @@
+import SignalingSupport
 import PeerManager
 import SDP
 import Testing
 
 @Suite struct AnswerBuilderTests {
     static func answer(_ offer: SessionDescription, policy: AnswerPolicy = AnswerPolicy()) -> SessionDescription {
-        var generator = SeededGenerator(state: 11)
+        var generator = SeededRandomNumberGenerator(seed: 11)
         return AnswerBuilder.answer(
             to: offer, policy: policy, credentials: .random(using: &generator), fingerprint: .randomSHA256(using: &generator),
             sessionID: generator.next())

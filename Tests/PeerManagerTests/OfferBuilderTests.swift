@@ -1,10 +1,11 @@
+import SignalingSupport
 import PeerManager
 import SDP
 import Testing
 
 @Suite struct OfferBuilderTests {
     static func build(_ configuration: MediaConfiguration, seed: UInt64 = 7) -> SessionDescription {
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededRandomNumberGenerator(seed: seed)
         return OfferBuilder.offer(
             for: configuration, credentials: .random(using: &generator), fingerprint: .randomSHA256(using: &generator),
             sessionID: generator.next())

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func delegateReceivesEventsInOrder() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 8))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 8))
         let holder = LockedValue<RecordingDelegate?>(nil)
         let offerText = LockedValue("")
         await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func completionFaceDeliversTheResult() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 9))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 9))
         let result = await withCheckedContinuation { (done: CheckedContinuation<Result<String, PeerManagerError>, Never>) in
             manager.generateOffer(for: "a", media: .audioVideo()) { done.resume(returning: $0) }
         }

@@ -1,3 +1,4 @@
+import SignalingSupport
 import PeerManager
 import SDP
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite struct PeerManagerRegistryTests {
     static func remoteAnswer(to offerText: String, ufrag: String) throws -> String {
         let offer = try SessionDescription(parsing: offerText)
-        var generator = SeededGenerator(state: 3)
+        var generator = SeededRandomNumberGenerator(seed: 3)
         return AnswerBuilder.answer(
             to: offer, credentials: IceCredentials(ufrag: ufrag, pwd: "remotepasswordremotepass"),
             fingerprint: .randomSHA256(using: &generator), sessionID: 9
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func hundredConcurrentNegotiationsEndStableWithoutCrossing() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 1))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 1))
         let ids = (0..<100).map { "peer-\($0)" }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (number, id) in ids.enumerated() {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func subscriberSeesEventsInOrder() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 2))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 2))
         let events = await manager.events()
         let offer = try await manager.generateOffer(for: "a", media: .audioVideo())
         try await manager.processAnswer(try Self.remoteAnswer(to: offer, ufrag: "rmte"), for: "a")
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func slowSubscriberIsEndedWithAnError() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 2), subscriberBuffer: 2)
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 2), subscriberBuffer: 2)
         let events = await manager.events()
         _ = try await manager.generateOffer(for: "a", media: .audioVideo())
         _ = try await manager.generateOffer(for: "b", media: .audioVideo())
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func iceRestartChangesCredentialsAndRejectsTheOldGeneration() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 4))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 4))
         let first = try await manager.generateOffer(for: "a", media: .audioVideo())
         try await manager.processAnswer(try Self.remoteAnswer(to: first, ufrag: "old1"), for: "a")
         try await manager.restartIce(for: "a")
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func localCandidateComesOutAsAnEvent() async throws {
-        let manager = PeerManager(generator: SeededGenerator(state: 5))
+        let manager = PeerManager(generator: SeededRandomNumberGenerator(seed: 5))
         _ = try await manager.generateOffer(for: "a", media: .audioVideo())
         let events = await manager.events()
         let host = "candidate:1 1 udp 2130706431 192.0.2.9 40000 typ host"

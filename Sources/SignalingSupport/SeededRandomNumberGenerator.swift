@@ -1,0 +1,17 @@
+/// A seedable, deterministic generator (SplitMix64) for reproducible output: tests, and tools with `--seed`.
+/// Not for credentials: those come from ``SecureID``.
+public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+    /// The generator's state; the seed is its first value.
+    public var state: UInt64
+
+    /// Creates a generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
