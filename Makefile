@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test demo tsan asan fuzz clean
+.PHONY: deps build test demo tsan asan fuzz idle-cpu clean
 
 deps:
 	bash scripts/deps.sh
@@ -54,3 +54,8 @@ fuzz:
 	  echo "Fuzz$$target: $$(grep -E '^stat::(number_of_executed_units|new_units_added)' $$log | tr '\n' ' ')"; \
 	  if grep -q 'no interesting inputs' $$log; then echo "Fuzz$$target: no coverage feedback" >&2; exit 1; fi; \
 	done
+
+# An idle server with 20 idle connections must use about 0 % CPU (no busy polling). Takes IDLE_SECONDS (5).
+idle-cpu: deps
+	$(SWIFT) build --product jsonrpc-echo-server
+	python3 scripts/idle_cpu.py "$$($(SWIFT) build --show-bin-path)/jsonrpc-echo-server"
