@@ -18,11 +18,11 @@ demo: deps
 
 # ThreadSanitizer over the transport and JSON-RPC tests, in its own build folder (kept out of .ci/run).
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'WebSocketTransportTests|JSONRPCTests'
+	KS_DEADLINE_SCALE=6 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'WebSocketTransportTests|JSONRPCTests'
 
 asan: deps
 	printf 'leak:libXCTest.so\n' > .build-asan.supp
-	LSAN_OPTIONS=suppressions=$(CURDIR)/.build-asan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	KS_DEADLINE_SCALE=4 LSAN_OPTIONS=suppressions=$(CURDIR)/.build-asan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 clean:
 	rm -rf .build .build-*

@@ -24,8 +24,8 @@ public func withDeadline<T: Sendable>(
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: timeout)
-            throw DeadlineExceeded(what: what, timeout: timeout)
+            try await Task.sleep(for: timeout * deadlineScale)
+            throw DeadlineExceeded(what: what, timeout: timeout * deadlineScale)
         }
         defer { group.cancelAll() }
         return try await group.next()!
@@ -39,7 +39,9 @@ public func waitUntil(
 ) async throws {
     let start = ContinuousClock.now
     while !condition() {
-        if ContinuousClock.now - start > timeout { throw DeadlineExceeded(what: what, timeout: timeout) }
+        if ContinuousClock.now - start > timeout * deadlineScale {
+            throw DeadlineExceeded(what: what, timeout: timeout * deadlineScale)
+        }
         await Task.yield()
         try await Task.sleep(for: .microseconds(200))
     }
@@ -47,3 +49,9 @@ public func waitUntil(
 
 /// Whether this run is CI (`CI=true`): missing tools and corpora fail instead of skipping (DESIGN §7).
 public var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+/// Multiplies every deadline: sanitizer runs (`make tsan`, `make asan`) are several times slower, so they set
+/// `KS_DEADLINE_SCALE`. Deadlines only bound waiting for events that must happen; they never time a result.
+public let deadlineScale: Int = {
+    Int(ProcessInfo.processInfo.environment["KS_DEADLINE_SCALE"] ?? "") ?? 1
+}()
