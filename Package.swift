@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
+        .library(name: "RoomServer", targets: ["RoomServer"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
@@ -53,6 +54,15 @@ let package = Package(
         .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
+        // The embeddable room server: sessions, rooms, identity, limits, and the media backend protocol.
+        .target(
+            name: "RoomServer",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "WebSocketTransport", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -82,6 +92,11 @@ let package = Package(
             name: "RoomProtocolTests",
             dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RoomServerTests",
+            dependencies: ["RoomServer", "RoomProtocol", "JSONRPC", "SignalingSupport", "TestSupport"],
             swiftSettings: strict
         ),
     ]
