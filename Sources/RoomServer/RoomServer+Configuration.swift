@@ -9,6 +9,8 @@ extension RoomServer {
         public var host: String
         /// The TCP port; 0 picks a free one (read it back from ``RoomServer/url``). Default 0.
         public var port: Int
+        /// The certificate and key files (PEM) for `wss`; `nil` (the default) serves plain `ws`.
+        public var tls: (certificateFile: String, privateKeyFile: String)?
         /// Where endpoints and SDP answers come from.
         public var media: any MediaBackend
         /// Rooms, participants, queued candidates and notifications (DESIGN §6).
@@ -29,11 +31,12 @@ extension RoomServer {
         /// The clock of the reconnection window and the JSON-RPC timers.
         public var clock: any SignalingClock
 
-        /// Creates a configuration; every argument but `media` has its default.
+        /// Creates a configuration; every argument has its default (media: ``SimulatedMediaBackend``).
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
-            media: any MediaBackend,
+            tls: (certificateFile: String, privateKeyFile: String)? = nil,
+            media: any MediaBackend = SimulatedMediaBackend(),
             limits: RoomServerLimits = .init(),
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
@@ -44,6 +47,7 @@ extension RoomServer {
         ) {
             self.host = host
             self.port = port
+            self.tls = tls
             self.media = media
             self.limits = limits
             self.reconnectionWindow = reconnectionWindow

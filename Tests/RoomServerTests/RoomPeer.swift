@@ -3,22 +3,28 @@ import RoomServer
 import SignalingSupport
 import Testing
 import TestSupport
+import WebSocketTransport
 
 /// A scripted raw client speaking wire JSON to a ``RoomServer`` over an in-memory connection: requests get integer
 /// ids, responses are matched by id, and notifications that arrive meanwhile are kept in order for
 /// ``notification(_:)``. Every wait has a deadline (DESIGN §7: no sleeps).
 final class RoomPeer: Sendable {
-    let connection: LocalMessageConnection
+    let connection: any MessageConnection
     private let ids = SequentialIDs()
     private let stash = LockedBox<[JSONValue]>([])
 
-    init(connection: LocalMessageConnection) { self.connection = connection }
+    init(connection: any MessageConnection) { self.connection = connection }
 
     /// A peer whose far end `server` serves.
     static func connected(to server: RoomServer) -> RoomPeer {
         let (near, far) = LocalMessageConnection.pair()
         Task { await server.serve(far) }
         return RoomPeer(connection: near)
+    }
+
+    /// A peer on a real WebSocket to `url`.
+    static func dialing(_ url: String) async throws -> RoomPeer {
+        RoomPeer(connection: WebSocketMessageConnection(try await WebSocketConnection.connect(to: url)))
     }
 
     /// Sends raw text.

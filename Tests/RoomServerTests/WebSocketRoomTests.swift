@@ -1,0 +1,74 @@
+import Foundation
+import JSONRPC
+import PeerManager
+import RoomServer
+import SDP
+import Testing
+import TestSupport
+import WebSocketTransport
+
+/// The server on a real socket (127.0.0.1, port 0) with its default ``SimulatedMediaBackend``.
+@Suite struct WebSocketRoomTests {
+    /// Chrome's offer from the SDP tests' fixtures.
+    static func chromeOffer() throws -> String {
+        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            root.deleteLastPathComponent()
+        }
+        return try String(contentsOf: root.appendingPathComponent("Tests/SDPTests/Fixtures/chrome-offer.sdp"),
+                          encoding: .utf8)
+    }
+
+    @Test func twoClientsOverWebSocketsGetValidAnswersAndLocalCandidates() async throws {
+        // Given a server on an ephemeral port
+        let server = try await RoomServer.start(.init(host: "127.0.0.1", port: 0))
+        #expect(server.url.hasPrefix("ws://127.0.0.1:"))
+        #expect(server.url.hasSuffix("/room"))
+        let offer = try Self.chromeOffer()
+
+        // When alice joins on /room and publishes Chrome's offer
+        let alice = try await RoomPeer.dialing(server.url)
+        try await alice.join("alice")
+        let answer = try #require(try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])["sdpAnswer"]?.stringValue)
+
+        // Then the answer satisfies the answer rules, and her candidate is on 127.0.0.1 under her name
+        let violations = AnswerChecker.violations(offer: try SessionDescription(parsing: offer),
+                                                  answer: try SessionDescription(parsing: answer))
+        #expect(violations.isEmpty, "\(violations)")
+        let candidate = try await alice.notification("iceCandidate")
+        #expect(candidate["endpointName"] == "alice")
+        #expect(candidate["candidate"]?.stringValue?.contains(" 127.0.0.1 ") == true)
+
+        // When bob joins on / and subscribes to alice, his candidate carries endpointName "alice"
+        let base = String(server.url.dropLast("room".count))
+        let bob = try await RoomPeer.dialing(base)
+        #expect(try await bob.join("bob") == [["id": "alice", "streams": [["id": "webcam"]]]])
+        let received = try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": .string(offer)])
+        #expect(received["sdpAnswer"]?.stringValue?.hasPrefix("v=0") == true)
+        #expect(try await bob.notification("iceCandidate")["endpointName"] == "alice")
+
+        // And bob's leave closes his socket with 1000, and alice hears of it
+        _ = try await bob.request("leaveRoom")
+        #expect(try await bob.end().code == 1000)
+        #expect(try await alice.notification("participantJoined") == ["id": "bob"])
+        #expect(try await alice.notification("participantLeft") == ["name": "bob"])
+
+        // When the server shuts down, alice's socket closes with 1001
+        await server.shutdown()
+        #expect(try await alice.end().code == 1001)
+    }
+
+    @Test func otherPathsAreRefused() async throws {
+        let server = try await RoomServer.start(.init())
+        let base = String(server.url.dropLast("/room".count))
+        await #expect(throws: (any Error).self) { _ = try await WebSocketConnection.connect(to: base + "/tree") }
+        await server.shutdown()
+    }
+
+    @Test func runReturnsWhenItsTaskIsCancelled() async throws {
+        let server = try await RoomServer.start(.init())
+        let running = Task { await server.run() }
+        running.cancel()
+        try await withDeadline { await running.value }
+    }
+}
