@@ -1,6 +1,7 @@
 import JSONRPC
 import Logging
 import SignalingSupport
+import WebSocketTransport
 
 extension RoomServer {
     /// What a ``RoomServer`` is made of: where it listens, its media backend, limits, hooks and clock.
@@ -23,6 +24,11 @@ extension RoomServer {
         /// Decides whether a join may proceed (DESIGN §6); a refusal answers 401 "unauthorized". It runs after the
         /// name is reserved, so it may take its time. Default: everyone may join.
         public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
+        /// Decides on each WebSocket upgrade to ``RoomServer/paths`` (DESIGN §6: a bearer token in the
+        /// `Authorization` header or `?access_token=`, an Origin allow-list): `.reject(status: 401, …)` refuses it
+        /// with that HTTP status. It runs synchronously on the transport's service thread, so it must not block.
+        /// Default: every upgrade is accepted.
+        public var authorizeUpgrade: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
@@ -41,6 +47,7 @@ extension RoomServer {
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
+            authorizeUpgrade: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             logger: Logger = Logger(label: "KurentoSignaling.RoomServer", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock()
@@ -53,6 +60,7 @@ extension RoomServer {
             self.reconnectionWindow = reconnectionWindow
             self.maxMessageSize = maxMessageSize
             self.authorizeJoin = authorizeJoin
+            self.authorizeUpgrade = authorizeUpgrade
             self.customRequest = customRequest
             self.logger = logger
             self.clock = clock

@@ -7,7 +7,8 @@ extension RoomServer {
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
-    /// Upgrades to other paths than ``paths`` are refused with HTTP 404.
+    /// Upgrades to other paths than ``paths`` are refused with HTTP 404, then
+    /// ``Configuration/authorizeUpgrade`` decides.
     /// - Throws: `TransportError.listenFailed` when the address cannot be bound or the TLS files are unusable.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
         let listener = RoomListener()
@@ -17,8 +18,10 @@ extension RoomServer {
         webSocket.port = configuration.port
         webSocket.tls = configuration.tls
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
+        let authorize = configuration.authorizeUpgrade
         webSocket.upgradeFilter = { request in
-            paths.contains(request.path) ? .accept : .reject(status: 404, reason: "Room is served on /room")
+            guard paths.contains(request.path) else { return .reject(status: 404, reason: "Room is served on /room") }
+            return authorize?(request) ?? .accept
         }
         listener.attach(try await server.rpc.listen(on: webSocket))
         configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])

@@ -126,4 +126,23 @@ import TestSupport
         #expect(result["user"] == "alice")
         #expect(result["echo"] == ["marker": 3])
     }
+
+    @Test func unparsableOfferGets302FromTheSimulatedBackend() async throws {
+        let server = RoomServer(configuration: .init())
+        let peer = RoomPeer.connected(to: server)
+        try await peer.join("alice")
+        #expect(try await peer.error("publishVideo", ["sdpOffer": "not sdp", "doLoopback": false])["code"] == 302)
+        // and publishing is possible again afterwards (the reservation was dropped)
+        #expect(try await peer.error("publishVideo", ["sdpOffer": "still not sdp", "doLoopback": false])["code"] == 302)
+    }
+
+    @Test func candidatesQueuedBeyondTheLimitGet303() async throws {
+        let server = RoomServer(configuration: .init(media: TestMediaBackend(), limits: .init(maxQueuedCandidates: 2)))
+        let peer = RoomPeer.connected(to: server)
+        try await peer.join("alice")
+        let candidate: JSONValue = ["endpointName": "alice", "candidate": "c", "sdpMid": "v", "sdpMLineIndex": 0]
+        try await peer.result("onIceCandidate", candidate)
+        try await peer.result("onIceCandidate", candidate)
+        #expect(try await peer.error("onIceCandidate", candidate)["code"] == 303)
+    }
 }

@@ -71,4 +71,34 @@ import WebSocketTransport
         running.cancel()
         try await withDeadline { await running.value }
     }
+
+    @Test func droppedSocketIsEvictedAfterAShortenedWindow() async throws {
+        let server = try await RoomServer.start(.init(reconnectionWindow: .milliseconds(200)))
+        let alice = try await RoomPeer.dialing(server.url), bob = try await RoomPeer.dialing(server.url)
+        try await alice.join("alice")
+        try await bob.join("bob")
+        #expect(try await alice.notification("participantJoined") == ["id": "bob"])
+        // When bob's socket goes away without leaveRoom, the window runs out and alice hears of it
+        await bob.connection.close(code: 1001, reason: "gone")
+        #expect(try await alice.notification("participantLeft") == ["name": "bob"])
+        await server.shutdown()
+    }
+
+    @Test func oversizeMessageClosesWith1009AndTheServerStaysUp() async throws {
+        let server = try await RoomServer.start(.init(maxMessageSize: 1024))
+        let big = try await RoomPeer.dialing(server.url)
+        try await big.sendText(String(repeating: " ", count: 4096))
+        #expect(try await big.end().code == 1009)
+        try await RoomPeer.dialing(server.url).join("alice")
+        await server.shutdown()
+    }
+
+    @Test func upgradeAuthorizerRefusesWithItsStatus() async throws {
+        let server = try await RoomServer.start(.init(authorizeUpgrade: { request in
+            request.queryItem("access_token") == "letmein" ? .accept : .reject(status: 401, reason: "unauthorized")
+        }))
+        await #expect(throws: (any Error).self) { _ = try await WebSocketConnection.connect(to: server.url) }
+        try await RoomPeer.dialing(server.url + "?access_token=letmein").join("alice")
+        await server.shutdown()
+    }
 }
