@@ -12,6 +12,10 @@ final class RoomPeer: Sendable {
     let connection: any MessageConnection
     private let ids = SequentialIDs()
     private let stash = LockedBox<[JSONValue]>([])
+    private let methods = LockedBox<[Int: String]>([:])
+    /// Every message received, as text, with the schema definition it should satisfy
+    /// (`<method>Response`, `<method>Notification`, or `roomErrorResponse`).
+    let received = LockedBox<[(definition: String, text: String)]>([])
 
     init(connection: any MessageConnection) { self.connection = connection }
 
@@ -33,6 +37,7 @@ final class RoomPeer: Sendable {
     /// Sends a request without waiting and returns its id.
     func send(_ method: String, _ params: JSONValue? = nil) async throws -> Int {
         let id = ids.next()
+        methods.mutate { $0[id] = method }
         try await sendText(RPCRequest(id: .number(id), method: method, params: params).jsonText)
         return id
     }
@@ -118,6 +123,16 @@ final class RoomPeer: Sendable {
         let text = try await withDeadline(.seconds(10), "a message from the room server") {
             try await connection.receive()
         }
-        return try JSONValue(parsing: text)
+        let message = try JSONValue(parsing: text)
+        let definition: String
+        if let method = message["method"]?.stringValue {
+            definition = "\(method)Notification"
+        } else if message["error"] == nil, let id = message["id"]?.intValue, let method = methods.value[id] {
+            definition = "\(method)Response"
+        } else {
+            definition = "roomErrorResponse"
+        }
+        received.mutate { $0.append((definition, text)) }
+        return message
     }
 }
