@@ -48,4 +48,28 @@ import TestSupport
         #expect(try await alice.notification("participantJoined") == ["id": "bob"])
         #expect(try await alice.notification("participantLeft") == ["name": "bob"])
     }
+
+    @Test func reconnectingWithinTheWindowKeepsTheParticipant() async throws {
+        // Given bob in a room, whose socket drops
+        let clock = ManualClock()
+        let server = RoomServer(configuration: .init(media: TestMediaBackend(), reconnectionWindow: .seconds(5),
+                                                     clock: clock))
+        let alice = RoomPeer.connected(to: server), bob = RoomPeer.connected(to: server)
+        try await alice.join("alice")
+        let sid = try #require(try await bob.result("joinRoom", ["user": "bob", "room": "room1"])["sessionId"])
+        let timersBefore = clock.pendingTimers
+        await bob.connection.close(code: 1006, reason: "dropped")
+        try await waitUntil("the reconnection window to start") { clock.pendingTimers > timersBefore }
+
+        // When he resumes his session on a new socket, and the window's time passes
+        let again = RoomPeer.connected(to: server)
+        #expect(try await again.result("connect", ["sessionId": sid])["value"] == "reconnection successful")
+        clock.advance(by: .seconds(10))
+
+        // Then he is still bob in room1: his chat goes out under his name, and alice saw no participantLeft
+        try await again.result("sendMessage", ["message": "back", "userMessage": "bob", "roomMessage": "room1"])
+        #expect(try await alice.notification("participantJoined") == ["id": "bob"])
+        #expect(try await alice.notification("sendMessage") == ["room": "room1", "user": "bob", "message": "back"])
+        #expect(server.rooms == ["room1": ["alice", "bob"]])
+    }
 }
