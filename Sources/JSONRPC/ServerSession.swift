@@ -28,6 +28,10 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     public var description: String { "session \(SecureID.redacted(id))" }
 
+    /// The connection bound to the session now, if any: applications read what the transport knows about the
+    /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
+    public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }
+
     /// Whether a connection is bound to the session now.
     public var isConnected: Bool { binding.withLock { $0 != nil } }
 
