@@ -1,6 +1,7 @@
 import JSONRPC
 import Logging
 import RoomProtocol
+import WebSocketTransport
 
 extension RoomServer {
     /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in
@@ -67,7 +68,8 @@ extension RoomServer {
         try RoomNaming.validateUserName(params.user)
         guard !params.room.isEmpty else { throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty") }
         try registry.reserve(user: params.user, room: params.room, session: session)
-        guard await configuration.authorizeJoin(RoomJoinAttempt(user: params.user, room: params.room)) else {
+        let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
+        guard await configuration.authorizeJoin(RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)) else {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }

@@ -27,8 +27,9 @@ final class RoomPeer: Sendable {
     }
 
     /// A peer on a real WebSocket to `url`.
-    static func dialing(_ url: String) async throws -> RoomPeer {
-        RoomPeer(connection: WebSocketMessageConnection(try await WebSocketConnection.connect(to: url)))
+    static func dialing(_ url: String, configuration: WebSocketClientConfiguration = .init()) async throws -> RoomPeer {
+        RoomPeer(connection: WebSocketMessageConnection(
+            try await WebSocketConnection.connect(to: url, configuration: configuration)))
     }
 
     /// Sends raw text.

@@ -101,4 +101,15 @@ import WebSocketTransport
         try await RoomPeer.dialing(server.url + "?access_token=letmein").join("alice")
         await server.shutdown()
     }
+
+    @Test func joinAuthorizerSeesTheBearerTokenOfTheUpgrade() async throws {
+        let server = try await RoomServer.start(.init(authorizeJoin: { $0.bearerToken == "t0k3n" }))
+        var withHeader = WebSocketClientConfiguration()
+        withHeader.headers = [("Authorization", "Bearer t0k3n")]
+        try await RoomPeer.dialing(server.url, configuration: withHeader).join("alice")
+        try await RoomPeer.dialing(server.url + "?access_token=t0k3n").join("bob")
+        let refused = try await RoomPeer.dialing(server.url).error("joinRoom", ["user": "mallory", "room": "room1"])
+        #expect(refused["code"] == 401)
+        await server.shutdown()
+    }
 }
