@@ -7,6 +7,14 @@ extension RoomServer {
     /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in
     /// `data`, PROTOCOL §0); bad params as -32602 naming the param (DESIGN §6).
     func dispatch(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) async throws -> JSONValue? {
+        switch rateLimiter.admit(context.session.id) {
+        case .allow: break
+        case .refuse: throw Self.rateLimited
+        case .refuseAndClose:
+            logger.warning("rate limit persists: closing", metadata: ["session": "\(context.session)"])
+            if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
+            throw Self.rateLimited
+        }
         let request: RoomRequest
         do {
             request = try RoomRequest(method: method, params: params)
@@ -80,6 +88,9 @@ extension RoomServer {
         await flush(outboxes)
         return RoomResult.joined(peers).json
     }
+
+    /// DESIGN §6: -32000 "rate limited".
+    static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")
 
     /// A `sender` as PROTOCOL §3 spells it, `<user>_<stream>`; anything else is a bad param (DESIGN §6), where
     /// Kurento answered -1.

@@ -24,6 +24,7 @@ public final class RoomServer: Sendable {
     let rpc: JSONRPCServer
     let registry: RoomRegistry
     let eventHub = Broadcast<RoomEvent>()
+    let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
     var logger: Logger { configuration.logger }
     var media: any MediaBackend { configuration.media }
@@ -40,6 +41,7 @@ public final class RoomServer: Sendable {
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock))
         registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         for method in RoomMethod.allCases {
             rpc.register(method.rawValue) { [weak self] params, context in
                 guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
@@ -48,6 +50,7 @@ public final class RoomServer: Sendable {
         }
         rpc.whenSessionEnds { [weak self] session in
             guard let self else { return }
+            self.rateLimiter.forget(session.id)
             Task { await self.evict(session) }
         }
     }

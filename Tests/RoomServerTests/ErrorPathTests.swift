@@ -145,4 +145,25 @@ import TestSupport
         try await peer.result("onIceCandidate", candidate)
         #expect(try await peer.error("onIceCandidate", candidate)["code"] == 303)
     }
+
+    @Test func tooManyRequestsGet32000AndPersistingClosesWith1008() async throws {
+        // Given a limit of 3 requests per second on a manual clock
+        let clock = ManualClock()
+        let server = RoomServer(configuration: .init(
+            media: TestMediaBackend(), limits: .init(maxRequestsPerSecond: 3), clock: clock))
+        let peer = RoomPeer.connected(to: server)
+        try await peer.join("alice")
+        let chat: JSONValue = ["message": "m", "userMessage": "alice", "roomMessage": "room1"]
+        try await peer.result("sendMessage", chat)
+        try await peer.result("sendMessage", chat)
+        // When a fourth comes within the second, it is refused; the next second it passes again
+        let limited = try await peer.error("sendMessage", chat)
+        #expect(limited["code"] == -32000)
+        #expect(limited["message"] == "rate limited")
+        clock.advance(by: .seconds(1))
+        try await peer.result("sendMessage", chat)
+        // When it persists (twice the limit in one second), the connection is closed with 1008
+        for _ in 0..<5 { _ = try await peer.request("sendMessage", chat) }
+        #expect(try await peer.end().code == 1008)
+    }
 }
