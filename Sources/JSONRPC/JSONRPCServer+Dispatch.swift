@@ -102,6 +102,7 @@ extension JSONRPCServer {
                 }
                 current.withLock { $0 = resumed }
                 endSession(session)
+                for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }
             return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id)], id: request.id))
         case KurentoConventions.closeSession:

@@ -72,6 +72,7 @@ public final class JSONRPCServer: Sendable {
     public let router = MethodRouter<RPCRequestContext>()
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     var logger: Logger { configuration.logger }
 
     /// Creates a server with no methods but the built-ins.
@@ -135,6 +136,13 @@ public final class JSONRPCServer: Sendable {
     /// evicts its participant). Called on no particular thread; it must not block.
     public func whenSessionEnds(_ handler: @escaping @Sendable (ServerSession) -> Void) {
         sessionEndHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Registers `handler`, called each time `connect{sessionId}` re-binds a session to a new connection, so that
+    /// applications can send what waited for it. Called on no particular thread, before the `connect` reply is
+    /// sent; it must not block.
+    public func whenSessionResumes(_ handler: @escaping @Sendable (ServerSession) -> Void) {
+        sessionResumeHandlers.withLock { $0.append(handler) }
     }
 
     /// Forgets `session` (expiry of its reconnection window, or closeSession).
