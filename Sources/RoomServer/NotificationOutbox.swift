@@ -6,7 +6,9 @@ import SignalingSupport
 ///
 /// The room registry enqueues under its own lock, so two handlers that change the state one after the other also
 /// queue their notifications in that order; ``flush()`` then sends them one at a time (whoever finds the outbox
-/// idle drains it). Without it, `participantLeft` could overtake the `participantJoined` it follows.
+/// idle drains it). Without it, `participantLeft` could overtake the `participantJoined` it follows. While the
+/// session has no connection, notifications stay here (at most ``RoomServerLimits/maxQueuedNotifications``) and
+/// are sent when it resumes.
 final class NotificationOutbox: Sendable {
     private struct State {
         var queue: [RoomNotification] = []
@@ -36,9 +38,11 @@ final class NotificationOutbox: Sendable {
         }
     }
 
-    /// Sends everything queued so far and returns once it is out. When another task is already draining the
-    /// outbox, this one waits for that drain to finish (it sends ours too), so a caller may rely on its
-    /// notifications having left (`roomClosed` before the close, candidates before the answer). A session that
+    /// Sends everything queued so far and returns once it is out, or once the session turns out to have no
+    /// connection: then the rest waits for ``flush()`` after the session resumes (DESIGN §5 outbox). When another
+    /// task is already draining the outbox, this one waits for that drain to finish (it sends ours too), so a
+    /// caller may rely on its notifications having left (`roomClosed` before the close, candidates before the
+    /// answer). A session that
     /// overflowed its outbox is closed with 1008 (DESIGN §2: one slow consumer never slows a room).
     func flush() async {
         let claimed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -55,19 +59,27 @@ final class NotificationOutbox: Sendable {
         guard claimed else { return }
         while true {
             let next = state.withLock { s -> RoomNotification? in
-                guard s.head < s.queue.count else { return nil }
-                defer { s.head += 1 }
-                return s.queue[s.head]
+                s.head < s.queue.count ? s.queue[s.head] : Optional.none
             }
+            var disconnected = false
             if let next {
-                // A session without a connection (reconnection window) loses the notification; not an error.
-                try? await session.notify(next.method.rawValue, params: next.params)
-                continue
+                do {
+                    try await session.notify(next.method.rawValue, params: next.params)
+                    state.withLock { $0.head += 1 }
+                    continue
+                } catch {
+                    // No connection (the reconnection window): keep it for the resume (DESIGN §5).
+                    disconnected = true
+                }
             }
             let (done, waiters, overflowed) = state.withLock { s in
-                guard s.head >= s.queue.count else { return (false, [CheckedContinuation<Bool, Never>](), false) }
-                s.queue = []
-                s.head = 0
+                guard disconnected || s.head >= s.queue.count else {
+                    return (false, [CheckedContinuation<Bool, Never>](), false)
+                }
+                if s.head >= s.queue.count {
+                    s.queue = []
+                    s.head = 0
+                }
                 s.draining = false
                 defer { s.waiters = [] }
                 return (true, s.waiters, s.overflowed)

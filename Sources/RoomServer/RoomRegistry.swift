@@ -97,6 +97,13 @@ final class RoomRegistry: Sendable {
         }
     }
 
+    /// The outbox of the participant of `session`, if it is in a room.
+    func outbox(of session: ServerSession) -> NotificationOutbox? {
+        state.withLock { s in
+            s.members[session.id].flatMap { s.rooms[$0.room]?[$0.user]?.outbox }
+        }
+    }
+
     /// The joined participant of `session`, if any (for `customRequest`).
     func membership(of session: ServerSession) -> Membership? {
         try? identity(of: session)

@@ -53,6 +53,11 @@ public final class RoomServer: Sendable {
             self.rateLimiter.forget(session.id)
             Task { await self.evict(session) }
         }
+        rpc.whenSessionResumes { [weak self] session in
+            // DESIGN §5: what was queued while the socket was gone goes out on the new one.
+            guard let outbox = self?.registry.outbox(of: session) else { return }
+            Task { await outbox.flush() }
+        }
     }
 
     /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;

@@ -49,7 +49,7 @@ import TestSupport
         #expect(try await alice.notification("participantLeft") == ["name": "bob"])
     }
 
-    @Test func reconnectingWithinTheWindowKeepsTheParticipant() async throws {
+    @Test func reconnectingWithinTheWindowKeepsTheParticipantAndReplaysWhatHeMissed() async throws {
         // Given bob in a room, whose socket drops
         let clock = ManualClock()
         let server = RoomServer(configuration: .init(media: TestMediaBackend(), reconnectionWindow: .seconds(5),
@@ -61,14 +61,21 @@ import TestSupport
         await bob.connection.close(code: 1006, reason: "dropped")
         try await waitUntil("the reconnection window to start") { clock.pendingTimers > timersBefore }
 
+        // And alice chats while he is away
+        try await alice.result("sendMessage", ["message": "away", "userMessage": "alice", "roomMessage": "room1"])
+
         // When he resumes his session on a new socket, and the window's time passes
         let again = RoomPeer.connected(to: server)
         #expect(try await again.result("connect", ["sessionId": sid])["value"] == "reconnection successful")
         clock.advance(by: .seconds(10))
 
-        // Then he is still bob in room1: his chat goes out under his name, and alice saw no participantLeft
+        // Then the chat he missed is replayed on the new socket
+        #expect(try await again.notification("sendMessage") == ["room": "room1", "user": "alice", "message": "away"])
+
+        // And he is still bob in room1: his chat goes out under his name, and alice saw no participantLeft
         try await again.result("sendMessage", ["message": "back", "userMessage": "bob", "roomMessage": "room1"])
         #expect(try await alice.notification("participantJoined") == ["id": "bob"])
+        #expect(try await alice.notification("sendMessage")["message"] == "away")
         #expect(try await alice.notification("sendMessage") == ["room": "room1", "user": "bob", "message": "back"])
         #expect(server.rooms == ["room1": ["alice", "bob"]])
     }
