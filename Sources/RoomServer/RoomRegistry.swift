@@ -109,6 +109,11 @@ final class RoomRegistry: Sendable {
         try? identity(of: session)
     }
 
+    /// The session of `user` in `room`, if that participant exists.
+    func session(of user: String, in room: String) -> ServerSession? {
+        state.withLock { $0.rooms[room]?[user]?.session }
+    }
+
     /// What a departure leaves to do outside the lock.
     struct Departure: Sendable {
         var released: [MediaEndpointID] = []
@@ -117,7 +122,8 @@ final class RoomRegistry: Sendable {
 
     /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
     /// `participantLeft`, their subscriptions to it end, and an empty room closes. `nil` if it was in no room.
-    func remove(session: ServerSession, departure: RoomEvent.Departure) -> Departure? {
+    /// `notifyDeparted` sends `participantEvicted` to the departing participant too (an application eviction).
+    func remove(session: ServerSession, departure: RoomEvent.Departure, notifyDeparted: Bool = false) -> Departure? {
         state.withLock { s -> Departure? in
             guard let membership = s.members.removeValue(forKey: session.id),
                   var room = s.rooms[membership.room], let me = room[membership.user]
@@ -125,6 +131,10 @@ final class RoomRegistry: Sendable {
             room[me.name] = nil
             var result = Departure(released: Self.readyEndpoints(of: me, in: room.name))
             if me.phase == .joined {
+                if notifyDeparted {
+                    me.outbox.enqueue(.participantEvicted)
+                    result.flush.append(me.outbox)
+                }
                 result.released += Self.dropSubscriptions(to: me.name, in: &room)
                 if me.publishing == .live { events.publish(.participantUnpublished(room: room.name, user: me.name)) }
                 events.publish(.participantLeft(room: room.name, user: me.name, departure: departure))

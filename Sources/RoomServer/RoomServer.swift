@@ -86,6 +86,20 @@ public final class RoomServer: Sendable {
         return true
     }
 
+    /// Evicts `user` from `room` for the application: it gets `participantEvicted` and then its socket is closed
+    /// with 1000 (so its client does not reconnect); the others get `participantLeft`. Returns `false` when there
+    /// is no such participant.
+    @discardableResult
+    public func evict(_ user: String, from room: String) async -> Bool {
+        guard let session = registry.session(of: user, in: room),
+              let departure = registry.remove(session: session, departure: .evicted, notifyDeparted: true)
+        else { return false }
+        logger.info("participant evicted by the application", metadata: ["room": "\(room)", "user": "\(user)"])
+        await settle(departure)
+        await session.close(code: 1000, reason: "evicted")
+        return true
+    }
+
     /// Evicts the participant of an ended session: the others get `participantLeft`.
     func evict(_ session: ServerSession) async {
         guard let departure = registry.remove(session: session, departure: .evicted) else { return }

@@ -79,4 +79,17 @@ import TestSupport
         #expect(try await alice.notification("sendMessage") == ["room": "room1", "user": "bob", "message": "back"])
         #expect(server.rooms == ["room1": ["alice", "bob"]])
     }
+
+    @Test func applicationEvictionNotifiesTheEvictedAndTheOthers() async throws {
+        let server = RoomServer(configuration: .init(media: TestMediaBackend()))
+        let alice = RoomPeer.connected(to: server), bob = RoomPeer.connected(to: server)
+        try await alice.join("alice")
+        try await bob.join("bob")
+        #expect(await server.evict("bob", from: "room1"))
+        #expect(try await bob.notification("participantEvicted") == [:])
+        #expect(try await bob.end().code == 1000)
+        #expect(try await alice.notification("participantJoined") == ["id": "bob"])
+        #expect(try await alice.notification("participantLeft") == ["name": "bob"])
+        #expect(await server.evict("bob", from: "room1") == false)
+    }
 }
