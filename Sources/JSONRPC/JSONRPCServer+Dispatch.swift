@@ -38,7 +38,8 @@ extension JSONRPCServer {
                 group.addTask {
                     if let response = await self.perform(work) { await self.send(response, on: connection) }
                     // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
-                    if case .run(let request, let session, _) = work, let end = session.takeCloseAfterReply(request.id) {
+                    if case .run(let request, let session, _) = work,
+                       let end = session.takeCloseAfterReply(request.id) {
                         await connection.close(code: end.code, reason: end.reason)
                     }
                 }

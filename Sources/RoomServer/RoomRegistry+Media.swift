@@ -132,8 +132,9 @@ extension RoomRegistry {
                 return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
             case let pending:
                 guard me.queuedCandidates < limits.maxQueuedCandidates else {
+                    let limit = limits.maxQueuedCandidates
                     throw RoomError(.mediaEndpoint, message:
-                        "too many ICE candidates queued before their endpoint exists (limit \(limits.maxQueuedCandidates))")
+                        "too many ICE candidates queued before their endpoint exists (limit \(limit))")
                 }
                 switch pending {
                 case .creating(let queue)?: me.endpoints[key] = .creating(queue + [candidate])

@@ -22,7 +22,9 @@ extension RoomRegistry {
 
     /// Sends a private message to one participant of the caller's room (extension `sendPrivateMessage`): the
     /// target alone gets `privateMessage` with the sender taken from the session; an unknown target gets 102.
-    func sendPrivate(_ params: SendPrivateMessageParams, session: ServerSession) throws(RoomError) -> NotificationOutbox {
+    func sendPrivate(_ params: SendPrivateMessageParams, session: ServerSession)
+        throws(RoomError) -> NotificationOutbox
+    {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard let target = room[params.to], target.phase == .joined else {
                 throw RoomError(.userNotFound, message: "User '\(params.to)' not found in room '\(room.name)'")

@@ -56,7 +56,9 @@ final class RoomRegistry: Sendable {
     }
 
     /// Makes a reserved join visible: others get `participantJoined`. Returns the peers for the join result.
-    func commitJoin(session: ServerSession) throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox]) {
+    func commitJoin(session: ServerSession)
+        throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox])
+    {
         try locked { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joining

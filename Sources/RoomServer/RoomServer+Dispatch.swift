@@ -50,7 +50,9 @@ extension RoomServer {
                 try await Self.media { try await self.media.addCandidate(MediaCandidate(candidate), to: endpoint) }
             }
         case .leaveRoom:
-            guard let departure = registry.remove(session: session, departure: .left) else { throw RoomRegistry.notJoined }
+            guard let departure = registry.remove(session: session, departure: .left) else {
+                throw RoomRegistry.notJoined
+            }
             // PROTOCOL §3: the reply goes out, then the server closes the socket (1000: clients do not reconnect).
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
             logger.info("participant left", metadata: ["session": "\(session)"])
@@ -74,10 +76,13 @@ extension RoomServer {
     /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
     private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
         try RoomNaming.validateUserName(params.user)
-        guard !params.room.isEmpty else { throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty") }
+        guard !params.room.isEmpty else {
+            throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
+        }
         try registry.reserve(user: params.user, room: params.room, session: session)
         let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
-        guard await configuration.authorizeJoin(RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)) else {
+        let attempt = RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)
+        guard await configuration.authorizeJoin(attempt) else {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }

@@ -33,7 +33,8 @@ extension RoomServer {
         guard let created = registry.finishCreating(endpoint, session: session) else {
             // The participant left, or the publisher it subscribed to stopped, while the backend worked.
             await media.release(endpoint)
-            throw RoomError(.mediaEndpoint, message: "\(endpoint.endpointName): the endpoint ended while it was created")
+            throw RoomError(.mediaEndpoint,
+                            message: "\(endpoint.endpointName): the endpoint ended while it was created")
         }
         for candidate in created.queued {
             try await Self.media { try await self.media.addCandidate(candidate, to: endpoint) }

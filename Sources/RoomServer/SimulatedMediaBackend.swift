@@ -43,7 +43,9 @@ public final class SimulatedMediaBackend: MediaBackend {
     /// The client candidates added to `endpoint` so far.
     public func candidateCount(of endpoint: MediaEndpointID) -> Int { state.withLock { $0.candidates[endpoint] ?? 0 } }
 
-    public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
+    public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool)
+        async throws -> MediaAnswer
+    {
         try answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
     }
 
@@ -67,7 +69,9 @@ public final class SimulatedMediaBackend: MediaBackend {
         }
     }
 
-    private func answer(_ endpoint: MediaEndpointID, offer text: String, direction: MediaDirection) throws -> MediaAnswer {
+    private func answer(_ endpoint: MediaEndpointID, offer text: String, direction: MediaDirection)
+        throws -> MediaAnswer
+    {
         let offer: SessionDescription
         do {
             offer = try SessionDescription(parsing: text)
@@ -92,7 +96,8 @@ public final class SimulatedMediaBackend: MediaBackend {
             fingerprint: .randomSHA256(using: &random), sessionID: UInt64.random(in: 1...(1 << 62), using: &random))
         guard let index = answer.media.firstIndex(where: { $0.port != 0 }) else {
             state.withLock { _ = $0.endpoints.removeValue(forKey: endpoint) }
-            throw RoomError(.mediaSDP, message: "no media section of \(endpoint.endpointName)'s offer could be accepted")
+            throw RoomError(.mediaSDP,
+                            message: "no media section of \(endpoint.endpointName)'s offer could be accepted")
         }
         let trickled = MediaCandidate(candidate: candidate.description, sdpMid: answer.media[index].mid ?? "",
                                       sdpMLineIndex: index)

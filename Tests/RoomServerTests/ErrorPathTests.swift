@@ -44,8 +44,10 @@ import TestSupport
 
     @Test func spoofedSendMessageIsRefusedAndReachesNobody() async throws {
         let (alice, bob) = try await aliceAndBob()
-        #expect(try await bob.error("sendMessage", ["message": "x", "userMessage": "alice", "roomMessage": "room1"])["code"] == 102)
-        #expect(try await bob.error("sendMessage", ["message": "x", "userMessage": "bob", "roomMessage": "other"])["code"] == 202)
+        let asAlice: JSONValue = ["message": "x", "userMessage": "alice", "roomMessage": "room1"]
+        let elsewhere: JSONValue = ["message": "x", "userMessage": "bob", "roomMessage": "other"]
+        #expect(try await bob.error("sendMessage", asAlice)["code"] == 102)
+        #expect(try await bob.error("sendMessage", elsewhere)["code"] == 202)
         try await bob.result("sendMessage", ["message": "marker", "userMessage": "bob", "roomMessage": "room1"])
         try await alice.notification("iceCandidate")  // her publisher's server candidate
         #expect(try await alice.notification("participantJoined") == ["id": "bob"])
@@ -99,7 +101,8 @@ import TestSupport
     }
 
     @Test func refusedJoinGets401AndLeavesNoTrace() async throws {
-        let server = RoomServer(configuration: .init(media: TestMediaBackend(), authorizeJoin: { $0.user != "mallory" }))
+        let server = RoomServer(configuration: .init(media: TestMediaBackend(),
+                                                     authorizeJoin: { $0.user != "mallory" }))
         let error = try await RoomPeer.connected(to: server).error("joinRoom", ["user": "mallory", "room": "room1"])
         #expect(error["code"] == 401)
         #expect(error["message"] == "unauthorized")

@@ -18,7 +18,8 @@ import TestSupport
         try await alice.notification("participantJoined")
         try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": "offer"])
         try await bob.notification("iceCandidate")
-        try await bob.result("onIceCandidate", ["endpointName": "alice", "candidate": "c", "sdpMid": "v", "sdpMLineIndex": 0])
+        try await bob.result("onIceCandidate",
+                             ["endpointName": "alice", "candidate": "c", "sdpMid": "v", "sdpMLineIndex": 0])
         try await bob.result("sendMessage", ["message": "hi", "userMessage": "bob", "roomMessage": "room1"])
         try await bob.result("sendPrivateMessage", ["to": "alice", "message": "psst"])
         try await bob.result("customRequest", ["hat": true])

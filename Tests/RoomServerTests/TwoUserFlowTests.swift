@@ -22,7 +22,8 @@ import TestSupport
         // When alice publishes, she gets the answer and her endpoint's server candidate (endpointName = her name)
         let published = try await alice.result("publishVideo", ["sdpOffer": "offer-a", "doLoopback": false])
         let aliceEndpoint = MediaEndpointID(room: "room1", owner: "alice", endpoint: .publisher)
-        #expect(published == ["sdpAnswer": .string(TestMediaBackend.answer(for: aliceEndpoint)), "sessionId": .string(sidA)])
+        let expectedAnswer = TestMediaBackend.answer(for: aliceEndpoint)
+        #expect(published == ["sdpAnswer": .string(expectedAnswer), "sessionId": .string(sidA)])
         let aliceCandidate = try await alice.notification("iceCandidate")
         #expect(aliceCandidate["endpointName"] == "alice")
         #expect(aliceCandidate["candidate"]?.stringValue == TestMediaBackend.serverCandidate.candidate)
@@ -93,7 +94,8 @@ import TestSupport
         try await alice.result("publishVideo", ["sdpOffer": "offer", "doLoopback": false])
         try await bob.join("bob")
         // Given a candidate for the subscription before receiveVideoFrom was even sent
-        try await bob.result("onIceCandidate", ["endpointName": "alice", "candidate": "early", "sdpMid": "v", "sdpMLineIndex": 0])
+        try await bob.result("onIceCandidate",
+                             ["endpointName": "alice", "candidate": "early", "sdpMid": "v", "sdpMLineIndex": 0])
         #expect(media.record.withLock { $0.candidates.isEmpty })
         // When the subscription is made, the backend gets it
         try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": "offer"])

@@ -29,7 +29,8 @@ import WebSocketTransport
         // When alice joins on /room and publishes Chrome's offer
         let alice = try await RoomPeer.dialing(server.url)
         try await alice.join("alice")
-        let answer = try #require(try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])["sdpAnswer"]?.stringValue)
+        let published = try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])
+        let answer = try #require(published["sdpAnswer"]?.stringValue)
 
         // Then the answer satisfies the answer rules, and her candidate is on 127.0.0.1 under her name
         let violations = AnswerChecker.violations(offer: try SessionDescription(parsing: offer),
