@@ -43,16 +43,19 @@ public final class SimulatedMediaBackend: MediaBackend {
     /// The client candidates added to `endpoint` so far.
     public func candidateCount(of endpoint: MediaEndpointID) -> Int { state.withLock { $0.candidates[endpoint] ?? 0 } }
 
+    /// Answers a publisher offer: receive-only, or send-receive with `loopback`.
     public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool)
         async throws -> MediaAnswer
     {
         try answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
     }
 
+    /// Answers a subscriber offer: send-only.
     public func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
         try answer(endpoint, offer: offer, direction: .sendonly)
     }
 
+    /// Counts a client candidate; 303 for an endpoint that does not exist.
     public func addCandidate(_ candidate: MediaCandidate, to endpoint: MediaEndpointID) async throws {
         try state.withLock { s in
             guard s.endpoints[endpoint] != nil else {
@@ -62,6 +65,7 @@ public final class SimulatedMediaBackend: MediaBackend {
         }
     }
 
+    /// Forgets the endpoint.
     public func release(_ endpoint: MediaEndpointID) async {
         state.withLock { s in
             s.endpoints[endpoint] = nil
