@@ -44,14 +44,15 @@ final class RoomPeer: Sendable {
     }
 
     /// The whole response to request `id` (`{"id", "result"|"error", "jsonrpc"}`), keeping notifications.
-    func response(_ id: Int) async throws -> JSONValue {
+    /// With `skippingOthers`, responses to other ids are dropped instead of recorded as issues.
+    func response(_ id: Int, skippingOthers: Bool = false) async throws -> JSONValue {
         while true {
             let message = try await next()
             if message["method"] != nil {
                 stash.mutate { $0.append(message) }
             } else if message["id"] == .int(id) {
                 return message
-            } else {
+            } else if !skippingOthers {
                 Issue.record("unexpected message \(message.jsonText)")
             }
         }
