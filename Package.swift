@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
+        .library(name: "RoomServer", targets: ["RoomServer"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
@@ -55,6 +56,15 @@ let package = Package(
         .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
+        // The embeddable room server: sessions, rooms, identity, limits, and the media backend protocol.
+        .target(
+            name: "RoomServer",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -93,6 +103,14 @@ let package = Package(
             name: "RoomProtocolTests",
             dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RoomServerTests",
+            dependencies: [
+                "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
+                "TestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

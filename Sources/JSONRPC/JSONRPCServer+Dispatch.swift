@@ -35,7 +35,14 @@ extension JSONRPCServer {
                 await send(response, on: connection)
                 await connection.close(code: 1000, reason: "session closed")
             case let work:
-                group.addTask { if let response = await self.perform(work) { await self.send(response, on: connection) } }
+                group.addTask {
+                    if let response = await self.perform(work) { await self.send(response, on: connection) }
+                    // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
+                    if case .run(let request, let session, _) = work,
+                       let end = session.takeCloseAfterReply(request.id) {
+                        await connection.close(code: end.code, reason: end.reason)
+                    }
+                }
             }
         case .batch(let elements):
             let works = elements.map { plan($0, binding: binding, current: current) }
@@ -96,6 +103,7 @@ extension JSONRPCServer {
                 }
                 current.withLock { $0 = resumed }
                 endSession(session)
+                for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }
             return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id)], id: request.id))
         case KurentoConventions.closeSession:

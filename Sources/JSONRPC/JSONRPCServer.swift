@@ -71,6 +71,8 @@ public final class JSONRPCServer: Sendable {
     /// The method router; ``register(_:_:)`` is the usual way in.
     public let router = MethodRouter<RPCRequestContext>()
     let sessions = LockedValue([String: ServerSession]())
+    let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     var logger: Logger { configuration.logger }
 
     /// Creates a server with no methods but the built-ins.
@@ -129,11 +131,29 @@ public final class JSONRPCServer: Sendable {
         logger.debug("connection ended", metadata: ["session": "\(session)", "reason": "\(end)", "detached": "\(detached)"])
     }
 
+    /// Registers `handler`, called once for every session that ends for good: its reconnection window expired,
+    /// or the client sent `closeSession`. Applications release what the session held there (a room server
+    /// evicts its participant). Called on no particular thread; it must not block.
+    public func whenSessionEnds(_ handler: @escaping @Sendable (ServerSession) -> Void) {
+        sessionEndHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Registers `handler`, called each time `connect{sessionId}` re-binds a session to a new connection, so that
+    /// applications can send what waited for it. Called on no particular thread, before the `connect` reply is
+    /// sent; it must not block.
+    public func whenSessionResumes(_ handler: @escaping @Sendable (ServerSession) -> Void) {
+        sessionResumeHandlers.withLock { $0.append(handler) }
+    }
+
     /// Forgets `session` (expiry of its reconnection window, or closeSession).
     func endSession(_ session: ServerSession) {
-        sessions.withLock { table in
-            if table[session.id] === session { table[session.id] = nil }
+        let removed = sessions.withLock { table -> Bool in
+            guard table[session.id] === session else { return false }
+            table[session.id] = nil
+            return true
         }
         session.terminate()
+        guard removed else { return }
+        for handler in sessionEndHandlers.withLock({ $0 }) { handler(session) }
     }
 }

@@ -15,6 +15,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let expiry = LockedValue<(any TimerHandle)?>(nil)
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
+    private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
 
     init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration) {
         id = SecureID.hex(bits: 128)
@@ -26,6 +27,10 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "session \(SecureID.redacted(id))" }
+
+    /// The connection bound to the session now, if any: applications read what the transport knows about the
+    /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
+    public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }
 
     /// Whether a connection is bound to the session now.
     public var isConnected: Bool { binding.withLock { $0 != nil } }
@@ -59,6 +64,17 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Closes the session's current connection.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
+    }
+
+    /// Asks the server to close the connection that carried request `id` with `code` and `reason` once the reply
+    /// to it has been sent (Room's `leaveRoom`: reply first, then close with 1000). Call it from that request's
+    /// handler; it has no effect on notifications or batches.
+    public func closeAfterReply(to id: RequestID, code: UInt16 = 1000, reason: String = "") {
+        closesAfterReply.withLock { $0[id] = ConnectionEnd(code: code, reason: reason) }
+    }
+
+    func takeCloseAfterReply(_ id: RequestID) -> ConnectionEnd? {
+        closesAfterReply.withLock { $0.removeValue(forKey: id) }
     }
 
     func transmit(_ text: String) async throws {

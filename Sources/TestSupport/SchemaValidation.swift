@@ -72,9 +72,10 @@ public enum SchemaValidation {
             line.removeLast()  // reopen the object to append the instance text verbatim
             lines += line + ",\"instance\":" + c.instanceJSON + "}\n"
         }
-        // The cases go to the script as a JSONL file (DESIGN §7), removed afterwards.
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("schema-cases-\(ProcessInfo.processInfo.processIdentifier).jsonl")
+        // The cases go to the script as a JSONL file (DESIGN §7), removed afterwards; unique per call, because
+        // several suites of one test process may validate at once.
+        let name = "schema-cases-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).jsonl"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try Data(lines.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = packageRoot.appendingPathComponent("scripts/validate_jsonl.py").path

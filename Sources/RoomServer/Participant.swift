@@ -1,0 +1,56 @@
+import JSONRPC
+import RoomProtocol
+
+/// One participant's state in a ``Room``, as the registry keeps it (a value; the registry's lock guards it).
+struct Participant: Sendable {
+    /// Where a join stands: reserved (the authorizer is running) or done. Only joined participants are visible.
+    enum Phase: Sendable, Hashable {
+        case joining
+        case joined
+    }
+
+    /// Where publishing stands: `starting` while the backend answers the offer.
+    enum Publishing: Sendable, Hashable {
+        case idle
+        case starting
+        case live
+    }
+
+    /// One of the participant's endpoints. Candidates that arrive before it exists wait here (PROTOCOL §3).
+    enum Endpoint: Sendable, Hashable {
+        /// Candidates arrived, but no publish or receive call yet.
+        case awaiting([MediaCandidate])
+        /// The publish or receive call is at the backend.
+        case creating([MediaCandidate])
+        /// The backend created it: candidates go straight to the backend.
+        case ready
+    }
+
+    let name: String
+    let session: ServerSession
+    let outbox: NotificationOutbox
+    var phase = Phase.joining
+    var publishing = Publishing.idle
+    var endpoints: [RoomEndpoint: Endpoint] = [:]
+
+    init(name: String, session: ServerSession, outbox: NotificationOutbox) {
+        self.name = name
+        self.session = session
+        self.outbox = outbox
+    }
+
+    /// The participant as the `joinRoom` result lists it: `streams` only while publishing.
+    var listing: RoomParticipant {
+        RoomParticipant(id: name, streams: publishing == .live ? [.init()] : [])
+    }
+
+    /// Client candidates queued across all endpoints (DESIGN §6 limit).
+    var queuedCandidates: Int {
+        endpoints.values.reduce(0) { total, endpoint in
+            switch endpoint {
+            case .awaiting(let queue), .creating(let queue): total + queue.count
+            case .ready: total
+            }
+        }
+    }
+}

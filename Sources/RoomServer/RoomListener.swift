@@ -1,0 +1,51 @@
+import JSONRPC
+import SignalingSupport
+import WebSocketTransport
+
+/// The WebSocket side of a ``RoomServer`` made by ``RoomServer/start(_:)``: the JSON-RPC listener, and who waits
+/// in ``RoomServer/run()`` for it to stop.
+final class RoomListener: Sendable {
+    private struct State {
+        var listener: JSONRPCWebSocketListener?
+        var baseURL = ""
+        var stopped = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = LockedValue(State())
+
+    func attach(_ listener: JSONRPCWebSocketListener) {
+        state.withLock {
+            $0.listener = listener
+            $0.baseURL = listener.webSocketServer.url
+        }
+    }
+
+    /// `ws://host:port`, without a path.
+    var baseURL: String { state.withLock { $0.baseURL } }
+
+    /// Stops listening and closes every session's socket with 1001; idempotent.
+    func shutdown() async {
+        let listener = state.withLock { s -> JSONRPCWebSocketListener? in
+            defer { s.listener = nil }
+            return s.listener
+        }
+        await listener?.shutdown(code: .goingAway, reason: "server shutting down")
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.stopped = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once ``shutdown()`` has finished.
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = state.withLock { s -> Bool in
+                if !s.stopped { s.waiters.append(continuation) }
+                return s.stopped
+            }
+            if stopped { continuation.resume() }
+        }
+    }
+}

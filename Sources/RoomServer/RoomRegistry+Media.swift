@@ -1,0 +1,163 @@
+import JSONRPC
+import RoomProtocol
+import SignalingSupport
+
+extension RoomRegistry {
+    /// Runs `body` on the joined participant of `session` and its room, writing both back.
+    func withJoined<T>(_ session: ServerSession,
+                       _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
+        try locked { (s: inout State) throws(RoomError) -> T in
+            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
+                  var me = room[membership.user], me.phase == .joined
+            else { throw Self.notJoined }
+            let result = try body(&me, &room)
+            room[me.name] = me
+            s.rooms[room.name] = room
+            return result
+        }
+    }
+
+    /// Reserves the publisher endpoint (PROTOCOL §3 `publishVideo`).
+    func beginPublish(session: ServerSession) throws(RoomError) -> MediaEndpointID {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard me.publishing == .idle else {
+                throw RoomError(.userGeneric, message: "'\(me.name)' is already publishing")
+            }
+            me.publishing = .starting
+            me.endpoints[.publisher] = .creating(Self.queued(me.endpoints[.publisher]))
+            return MediaEndpointID(room: room.name, owner: me.name, endpoint: .publisher)
+        }
+    }
+
+    /// Reserves the subscription of `session` to `sender` (PROTOCOL §3 `receiveVideoFrom`: unknown → 102,
+    /// yourself or not publishing → 105).
+    func beginReceive(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard let publisher = room[sender.user], publisher.phase == .joined else {
+                throw RoomError(.userNotFound, message: "User '\(sender.user)' not found in room '\(room.name)'")
+            }
+            guard publisher.name != me.name, publisher.publishing == .live else {
+                throw RoomError(.userNotStreaming, message: "User '\(sender.user)' is not publishing media")
+            }
+            let key = RoomEndpoint.subscriber(to: publisher.name)
+            switch me.endpoints[key] {
+            case nil, .awaiting?: break
+            case .creating?, .ready?:
+                throw RoomError(.userGeneric, message: "already receiving from '\(publisher.name)'")
+            }
+            me.endpoints[key] = .creating(Self.queued(me.endpoints[key]))
+            return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
+        }
+    }
+
+    /// Marks a reserved endpoint created and returns the client candidates queued for it; a publisher goes live
+    /// and the others get `participantPublished`. `nil` when the endpoint was dropped meanwhile (the caller
+    /// releases it).
+    func finishCreating(_ endpoint: MediaEndpointID, session: ServerSession)
+        -> (queued: [MediaCandidate], flush: [NotificationOutbox])?
+    {
+        try? withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard case .creating(let queue)? = me.endpoints[endpoint.endpoint] else { throw Self.notJoined }
+            me.endpoints[endpoint.endpoint] = .ready
+            guard endpoint.endpoint == .publisher else { return (queue, []) }
+            me.publishing = .live
+            events.publish(.participantPublished(room: room.name, user: me.name))
+            let note = RoomNotification.participantPublished(.init(id: me.name))
+            let others = room.joined.filter { $0.name != me.name }
+            for other in others { other.outbox.enqueue(note) }
+            return (queue, others.map(\.outbox))
+        }
+    }
+
+    /// Drops a reserved endpoint whose creation failed.
+    func abandonCreating(_ endpoint: MediaEndpointID, session: ServerSession) {
+        _ = try? withJoined(session) { (me: inout Participant, _: inout Room) throws(RoomError) in
+            guard case .creating? = me.endpoints[endpoint.endpoint] else { return }
+            me.endpoints[endpoint.endpoint] = nil
+            if endpoint.endpoint == .publisher { me.publishing = .idle }
+        }
+    }
+
+    /// Stops publishing (`unpublishVideo`, 105 when not publishing): the others get `participantUnpublished`
+    /// and lose their subscriptions. Returns what to release and flush.
+    func unpublish(session: ServerSession) throws(RoomError) -> Departure {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard me.publishing == .live else {
+                throw RoomError(.userNotStreaming, message: "'\(me.name)' is not publishing media")
+            }
+            me.publishing = .idle
+            me.endpoints[.publisher] = nil
+            var result = Departure(released: [MediaEndpointID(room: room.name, owner: me.name, endpoint: .publisher)])
+            room[me.name] = me
+            result.released += Self.dropSubscriptions(to: me.name, in: &room)
+            events.publish(.participantUnpublished(room: room.name, user: me.name))
+            let note = RoomNotification.participantUnpublished(.init(name: me.name))
+            for other in room.joined where other.name != me.name {
+                other.outbox.enqueue(note)
+                result.flush.append(other.outbox)
+            }
+            return result
+        }
+    }
+
+    /// Ends the subscription of `session` to `sender` (`unsubscribeFromVideo`: unknown → 102, not receiving →
+    /// 105). Returns the endpoint to release, if the backend had created it.
+    func unsubscribe(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID? {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard room[sender.user]?.phase == .joined else {
+                throw RoomError(.userNotFound, message: "User '\(sender.user)' not found in room '\(room.name)'")
+            }
+            let key = RoomEndpoint.subscriber(to: sender.user)
+            switch me.endpoints.removeValue(forKey: key) {
+            case .ready?: return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
+            case .creating?: return nil
+            case nil, .awaiting?:
+                throw RoomError(.userNotStreaming, message: "not receiving from '\(sender.user)'")
+            }
+        }
+    }
+
+    /// Takes one client candidate (`onIceCandidate`). `endpointName` is checked against the caller's identity:
+    /// its own name, or a participant of its room (else 102). Returns the endpoint when it exists; otherwise the
+    /// candidate is queued (303 beyond the limit) and `nil` comes back.
+    func addCandidate(_ message: RoomIceCandidate, session: ServerSession) throws(RoomError) -> MediaEndpointID? {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            let key = RoomEndpoint(endpointName: message.endpointName, ownName: me.name)
+            if case .subscriber(let user) = key, room[user]?.phase != .joined {
+                throw RoomError(.userNotFound, message: "User '\(user)' not found in room '\(room.name)'")
+            }
+            let candidate = MediaCandidate(message)
+            switch me.endpoints[key] {
+            case .ready?:
+                return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
+            case let pending:
+                guard me.queuedCandidates < limits.maxQueuedCandidates else {
+                    let limit = limits.maxQueuedCandidates
+                    throw RoomError(.mediaEndpoint, message:
+                        "too many ICE candidates queued before their endpoint exists (limit \(limit))")
+                }
+                switch pending {
+                case .creating(let queue)?: me.endpoints[key] = .creating(queue + [candidate])
+                default: me.endpoints[key] = .awaiting(Self.queued(pending) + [candidate])
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Queues the server candidates of `endpoint` as `iceCandidate` notifications to its owner.
+    func deliver(_ candidates: [MediaCandidate], of endpoint: MediaEndpointID) -> NotificationOutbox? {
+        state.withLock { s -> NotificationOutbox? in
+            guard let owner = s.rooms[endpoint.room]?[endpoint.owner] else { return nil }
+            for candidate in candidates { owner.outbox.enqueue(.iceCandidate(candidate.message(for: endpoint))) }
+            return owner.outbox
+        }
+    }
+
+    static func queued(_ endpoint: Participant.Endpoint?) -> [MediaCandidate] {
+        switch endpoint {
+        case .awaiting(let queue)?, .creating(let queue)?: queue
+        case .ready?, nil: []
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import JSONRPC
+import RoomProtocol
+
+extension RoomRegistry {
+    /// Broadcasts a chat message to the whole room, sender included (PROTOCOL §3 `sendMessage`). The sender and
+    /// room come from the session: a `userMessage` that is not the caller gets 102, a `roomMessage` that is not
+    /// its room 202.
+    func broadcast(_ params: SendMessageParams, session: ServerSession) throws(RoomError) -> [NotificationOutbox] {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard params.userMessage == me.name else {
+                throw RoomError(.userNotFound, message: "userMessage '\(params.userMessage)' is not you ('\(me.name)')")
+            }
+            guard params.roomMessage == room.name else {
+                throw RoomError(.roomNotFound, message: "roomMessage '\(params.roomMessage)' is not your room")
+            }
+            let note = RoomNotification.sendMessage(.init(room: room.name, user: me.name, message: params.message))
+            let everyone = room.joined.map(\.outbox)
+            for outbox in everyone { outbox.enqueue(note) }
+            return everyone
+        }
+    }
+
+    /// Sends a private message to one participant of the caller's room (extension `sendPrivateMessage`): the
+    /// target alone gets `privateMessage` with the sender taken from the session; an unknown target gets 102.
+    func sendPrivate(_ params: SendPrivateMessageParams, session: ServerSession)
+        throws(RoomError) -> NotificationOutbox
+    {
+        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+            guard let target = room[params.to], target.phase == .joined else {
+                throw RoomError(.userNotFound, message: "User '\(params.to)' not found in room '\(room.name)'")
+            }
+            target.outbox.enqueue(.privateMessage(.init(user: me.name, message: params.message)))
+            return target.outbox
+        }
+    }
+}

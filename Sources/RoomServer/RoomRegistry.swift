@@ -1,0 +1,207 @@
+import JSONRPC
+import RoomProtocol
+import SignalingSupport
+
+/// Every room and which session is which participant (DESIGN §6: identity comes from the session).
+///
+/// All checks and reservations happen synchronously under one lock, before any `await` (DESIGN §6 re-entrancy):
+/// of N concurrent joins of one name exactly one reserves it. Notifications are queued on the recipients'
+/// ``NotificationOutbox``es under the same lock, so every recipient sees them in state order; the methods return
+/// the outboxes the caller must flush.
+final class RoomRegistry: Sendable {
+    struct Membership: Sendable, Hashable {
+        var room: String
+        var user: String
+    }
+
+    struct State {
+        var rooms: [String: Room] = [:]
+        var members: [String: Membership] = [:]
+    }
+
+    let state = LockedValue(State())
+    let limits: RoomServerLimits
+    let events: Broadcast<RoomEvent>
+
+    init(limits: RoomServerLimits, events: Broadcast<RoomEvent>) {
+        self.limits = limits
+        self.events = events
+    }
+
+    /// Runs `body` under the lock, keeping its typed error (`LockedValue.withLock` rethrows untyped).
+    func locked<T>(_ body: (inout State) throws(RoomError) -> T) throws(RoomError) -> T {
+        try state.withLock { s in Result { () throws(RoomError) -> T in try body(&s) } }.get()
+    }
+
+    /// The error of a request that needs a joined session.
+    static let notJoined = RoomError(.userNotFound, message: "not in a room: send joinRoom first")
+
+    /// Reserves `user` in `room` for `session`, creating the room if needed (not yet visible to others).
+    func reserve(user: String, room name: String, session: ServerSession) throws(RoomError) {
+        try locked { (s: inout State) throws(RoomError) in
+            if let membership = s.members[session.id] { throw RoomError.alreadyInRoom(membership.room) }
+            var room = s.rooms[name] ?? Room(name: name)
+            if s.rooms[name] == nil, let max = limits.maxRooms, s.rooms.count >= max {
+                throw RoomError(.roomCannotBeCreated, message: "too many rooms (limit \(max))")
+            }
+            if room[user] != nil { throw RoomError.existingUser(user, room: name) }
+            if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
+                throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
+            }
+            let outbox = NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+            room[user] = Participant(name: user, session: session, outbox: outbox)
+            s.rooms[name] = room
+            s.members[session.id] = Membership(room: name, user: user)
+        }
+    }
+
+    /// Makes a reserved join visible: others get `participantJoined`. Returns the peers for the join result.
+    func commitJoin(session: ServerSession)
+        throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox])
+    {
+        try locked { (s: inout State) throws(RoomError) in
+            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
+                  var me = room[membership.user], me.phase == .joining
+            else { throw RoomError(.roomClosed, message: "the room closed while joining") }
+            let others = room.joined
+            me.phase = .joined
+            room[me.name] = me
+            let created = !room.announced
+            room.announced = true
+            s.rooms[room.name] = room
+            if created { events.publish(.roomCreated(room: room.name)) }
+            events.publish(.participantJoined(room: room.name, user: me.name))
+            let note = RoomNotification.participantJoined(.init(id: me.name))
+            for other in others { other.outbox.enqueue(note) }
+            return (others.map(\.listing), others.map(\.outbox))
+        }
+    }
+
+    /// Drops a reservation the authorizer refused.
+    func cancelJoin(session: ServerSession) {
+        state.withLock { s in
+            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
+                  room[membership.user]?.phase == .joining
+            else { return }
+            s.members[session.id] = nil
+            room[membership.user] = nil
+            s.rooms[room.name] = room.isEmpty && !room.announced ? nil : room
+        }
+    }
+
+    /// The joined participant of `session`.
+    func identity(of session: ServerSession) throws(RoomError) -> Membership {
+        try locked { (s: inout State) throws(RoomError) in
+            guard let membership = s.members[session.id],
+                  s.rooms[membership.room]?[membership.user]?.phase == .joined
+            else { throw Self.notJoined }
+            return membership
+        }
+    }
+
+    /// The outbox of the participant of `session`, if it is in a room.
+    func outbox(of session: ServerSession) -> NotificationOutbox? {
+        state.withLock { s in
+            s.members[session.id].flatMap { s.rooms[$0.room]?[$0.user]?.outbox }
+        }
+    }
+
+    /// The joined participant of `session`, if any (for `customRequest`).
+    func membership(of session: ServerSession) -> Membership? {
+        try? identity(of: session)
+    }
+
+    /// The session of `user` in `room`, if that participant exists.
+    func session(of user: String, in room: String) -> ServerSession? {
+        state.withLock { $0.rooms[room]?[user]?.session }
+    }
+
+    /// What a departure leaves to do outside the lock.
+    struct Departure: Sendable {
+        var released: [MediaEndpointID] = []
+        var flush: [NotificationOutbox] = []
+    }
+
+    /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
+    /// `participantLeft`, their subscriptions to it end, and an empty room closes. `nil` if it was in no room.
+    /// `notifyDeparted` sends `participantEvicted` to the departing participant too (an application eviction).
+    func remove(session: ServerSession, departure: RoomEvent.Departure, notifyDeparted: Bool = false) -> Departure? {
+        state.withLock { s -> Departure? in
+            guard let membership = s.members.removeValue(forKey: session.id),
+                  var room = s.rooms[membership.room], let me = room[membership.user]
+            else { return nil }
+            room[me.name] = nil
+            var result = Departure(released: Self.readyEndpoints(of: me, in: room.name))
+            if me.phase == .joined {
+                if notifyDeparted {
+                    me.outbox.enqueue(.participantEvicted)
+                    result.flush.append(me.outbox)
+                }
+                result.released += Self.dropSubscriptions(to: me.name, in: &room)
+                if me.publishing == .live { events.publish(.participantUnpublished(room: room.name, user: me.name)) }
+                events.publish(.participantLeft(room: room.name, user: me.name, departure: departure))
+                let note = RoomNotification.participantLeft(.init(name: me.name))
+                for other in room.joined {
+                    other.outbox.enqueue(note)
+                    result.flush.append(other.outbox)
+                }
+            }
+            if room.isEmpty {
+                s.rooms[room.name] = nil
+                if room.announced { events.publish(.roomClosed(room: room.name)) }
+            } else {
+                s.rooms[room.name] = room
+            }
+            return result
+        }
+    }
+
+    /// Closes `name` for the application: every member gets `roomClosed`. Returns the members' sessions (to be
+    /// disconnected once flushed) and what to release; `nil` for an unknown room.
+    func close(room name: String) -> (sessions: [ServerSession], departure: Departure)? {
+        state.withLock { s -> (sessions: [ServerSession], departure: Departure)? in
+            guard let room = s.rooms.removeValue(forKey: name) else { return nil }
+            var result = Departure()
+            var sessions: [ServerSession] = []
+            let note = RoomNotification.roomClosed(.init(room: name))
+            for user in room.order {
+                guard let member = room[user] else { continue }
+                s.members[member.session.id] = nil
+                result.released += Self.readyEndpoints(of: member, in: name)
+                sessions.append(member.session)
+                guard member.phase == .joined else { continue }
+                member.outbox.enqueue(note)
+                result.flush.append(member.outbox)
+                events.publish(.participantLeft(room: name, user: user, departure: .roomClosed))
+            }
+            if room.announced { events.publish(.roomClosed(room: name)) }
+            return (sessions, result)
+        }
+    }
+
+    /// The rooms and their joined participants, in join order.
+    var snapshot: [String: [String]] {
+        state.withLock { s in s.rooms.filter(\.value.announced).mapValues { $0.joined.map(\.name) } }
+    }
+
+    static func readyEndpoints(of participant: Participant, in room: String) -> [MediaEndpointID] {
+        participant.endpoints.compactMap { key, value in
+            value == .ready ? MediaEndpointID(room: room, owner: participant.name, endpoint: key) : nil
+        }
+    }
+
+    /// Ends every subscription to `publisher` in `room` and returns those the backend had created. Subscriptions
+    /// still being created are dropped too: their creator finds them gone and releases the endpoint itself.
+    static func dropSubscriptions(to publisher: String, in room: inout Room) -> [MediaEndpointID] {
+        var released: [MediaEndpointID] = []
+        for user in room.order {
+            guard var other = room[user], let endpoint = other.endpoints[.subscriber(to: publisher)] else { continue }
+            if endpoint == .ready {
+                released.append(MediaEndpointID(room: room.name, owner: user, endpoint: .subscriber(to: publisher)))
+            }
+            other.endpoints[.subscriber(to: publisher)] = nil
+            room[user] = other
+        }
+        return released
+    }
+}

@@ -1,0 +1,119 @@
+import JSONRPC
+import Logging
+import RoomProtocol
+import WebSocketTransport
+
+extension RoomServer {
+    /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in
+    /// `data`, PROTOCOL §0); bad params as -32602 naming the param (DESIGN §6).
+    func dispatch(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) async throws -> JSONValue? {
+        switch rateLimiter.admit(context.session.id) {
+        case .allow: break
+        case .refuse: throw Self.rateLimited
+        case .refuseAndClose:
+            logger.warning("rate limit persists: closing", metadata: ["session": "\(context.session)"])
+            if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
+            throw Self.rateLimited
+        }
+        let request: RoomRequest
+        do {
+            request = try RoomRequest(method: method, params: params)
+        } catch {
+            throw error.invalidParams
+        }
+        do {
+            return try await handle(request, context: context)
+        } catch let error as RoomError {
+            logger.debug("request refused", metadata: [
+                "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
+            ])
+            throw error.errorObject
+        }
+    }
+
+    private func handle(_ request: RoomRequest, context: RPCRequestContext) async throws -> JSONValue? {
+        let session = context.session
+        switch request {
+        case .joinRoom(let params):
+            return try await join(params, session: session)
+        case .publishVideo(let params):
+            return try await publish(params, session: session)
+        case .unpublishVideo:
+            await settle(try registry.unpublish(session: session))
+        case .receiveVideoFrom(let params):
+            return try await receive(params, session: session)
+        case .unsubscribeFromVideo(let params):
+            let sender = try Self.sender(params.sender, method: .unsubscribeFromVideo)
+            if let endpoint = try registry.unsubscribe(session: session, from: sender) { await media.release(endpoint) }
+        case .onIceCandidate(let candidate):
+            if let endpoint = try registry.addCandidate(candidate, session: session) {
+                try await Self.media { try await self.media.addCandidate(MediaCandidate(candidate), to: endpoint) }
+            }
+        case .leaveRoom:
+            guard let departure = registry.remove(session: session, departure: .left) else {
+                throw RoomRegistry.notJoined
+            }
+            // PROTOCOL §3: the reply goes out, then the server closes the socket (1000: clients do not reconnect).
+            if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
+            logger.info("participant left", metadata: ["session": "\(session)"])
+            await settle(departure)
+        case .sendMessage(let params):
+            await flush(try registry.broadcast(params, session: session))
+        case .sendPrivateMessage(let params):
+            await flush([try registry.sendPrivate(params, session: session)])
+        case .customRequest(let params):
+            guard let hook = configuration.customRequest else {
+                // PROTOCOL §3: Kurento's default handler throws, which its JSON-RPC layer answers with -1.
+                throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method")
+            }
+            let membership = registry.membership(of: session)
+            return try await hook(RoomCustomRequest(params: params, user: membership?.user, room: membership?.room,
+                                                    session: session))
+        }
+        return RoomResult.empty.json
+    }
+
+    /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
+    private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
+        try RoomNaming.validateUserName(params.user)
+        guard !params.room.isEmpty else {
+            throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
+        }
+        try registry.reserve(user: params.user, room: params.room, session: session)
+        let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
+        let attempt = RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)
+        guard await configuration.authorizeJoin(attempt) else {
+            registry.cancelJoin(session: session)
+            throw RoomError.unauthorized
+        }
+        let (peers, outboxes) = try registry.commitJoin(session: session)
+        logger.info("participant joined", metadata: [
+            "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",
+        ])
+        await flush(outboxes)
+        return RoomResult.joined(peers).json
+    }
+
+    /// DESIGN §6: -32000 "rate limited".
+    static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")
+
+    /// A `sender` as PROTOCOL §3 spells it, `<user>_<stream>`; anything else is a bad param (DESIGN §6), where
+    /// Kurento answered -1.
+    static func sender(_ wire: String, method: RoomMethod) throws -> StreamSender {
+        guard let sender = StreamSender(wireValue: wire) else {
+            throw RPCErrorObject.invalidParams("\(method.rawValue) params: 'sender' must be '<user>_<stream>'")
+        }
+        return sender
+    }
+
+    /// Runs a backend call; a backend error that is not a ``RoomError`` becomes 302 (MEDIA_SDP).
+    static func media<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as RoomError {
+            throw error
+        } catch {
+            throw RoomError(.mediaSDP, message: "media backend failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import JSONRPC
+import RoomProtocol
+
+extension RoomServer {
+    /// `publishVideo`: reserve the publisher endpoint, let the backend answer, then go live.
+    func publish(_ params: PublishVideoParams, session: ServerSession) async throws -> JSONValue {
+        let endpoint = try registry.beginPublish(session: session)
+        return try await create(endpoint, session: session) {
+            try await self.media.createPublisher(endpoint, offer: params.sdpOffer, loopback: params.doLoopback)
+        }
+    }
+
+    /// `receiveVideoFrom`: reserve the subscription, then let the backend answer.
+    func receive(_ params: ReceiveVideoFromParams, session: ServerSession) async throws -> JSONValue {
+        let sender = try Self.sender(params.sender, method: .receiveVideoFrom)
+        let endpoint = try registry.beginReceive(session: session, from: sender)
+        return try await create(endpoint, session: session) {
+            try await self.media.createSubscriber(endpoint, offer: params.sdpOffer)
+        }
+    }
+
+    /// Creates a reserved endpoint at the backend; hands it the candidates queued meanwhile, and sends the
+    /// server candidates to the owner before the answer (PROTOCOL §3: they may precede it).
+    private func create(_ endpoint: MediaEndpointID, session: ServerSession,
+                        _ backendCall: () async throws -> MediaAnswer) async throws -> JSONValue {
+        let answer: MediaAnswer
+        do {
+            answer = try await Self.media(backendCall)
+        } catch {
+            registry.abandonCreating(endpoint, session: session)
+            throw error
+        }
+        guard let created = registry.finishCreating(endpoint, session: session) else {
+            // The participant left, or the publisher it subscribed to stopped, while the backend worked.
+            await media.release(endpoint)
+            throw RoomError(.mediaEndpoint,
+                            message: "\(endpoint.endpointName): the endpoint ended while it was created")
+        }
+        for candidate in created.queued {
+            try await Self.media { try await self.media.addCandidate(candidate, to: endpoint) }
+        }
+        await flush(created.flush + [registry.deliver(answer.candidates, of: endpoint)])
+        return RoomResult.sdpAnswer(answer.sdp).json
+    }
+}

@@ -1,0 +1,119 @@
+import JSONRPC
+import Logging
+import RoomProtocol
+import SignalingSupport
+
+/// An embeddable Kurento Room server (PROTOCOL §3, DESIGN §4 and §6): rooms, participants, identity, limits,
+/// and a ``MediaBackend`` for the endpoints.
+///
+/// Serve connections yourself with ``serve(_:)`` (any ``JSONRPC/MessageConnection``, e.g. a
+/// ``JSONRPC/LocalMessageConnection`` in tests), or let ``start(_:)`` listen on a WebSocket.
+///
+/// ```swift
+/// let server = RoomServer(configuration: .init(media: myBackend))
+/// Task { await server.serve(connection) }
+/// for try await event in server.events { print(event) }
+/// ```
+///
+/// Identity comes from the session: once joined, every `user`, `sender`, `endpointName` and private-message
+/// target is checked against the caller's participant and room. When a session ends (its reconnection window
+/// ran out, or `closeSession`), its participant is evicted and the others get `participantLeft`.
+public final class RoomServer: Sendable {
+    /// The settings this server was made with.
+    public let configuration: Configuration
+    let rpc: JSONRPCServer
+    let registry: RoomRegistry
+    let eventHub = Broadcast<RoomEvent>()
+    let rateLimiter: RequestRateLimiter
+    let listener: RoomListener?
+    var logger: Logger { configuration.logger }
+    var media: any MediaBackend { configuration.media }
+
+    /// Creates a server that serves the connections given to ``serve(_:)``.
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, listener: nil)
+    }
+
+    init(configuration: Configuration, listener: RoomListener?) {
+        self.configuration = configuration
+        self.listener = listener
+        rpc = JSONRPCServer(configuration: .init(
+            reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
+            clock: configuration.clock))
+        registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
+        for method in RoomMethod.allCases {
+            rpc.register(method.rawValue) { [weak self] params, context in
+                guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
+                return try await self.dispatch(method, params: params, context: context)
+            }
+        }
+        rpc.whenSessionEnds { [weak self] session in
+            guard let self else { return }
+            self.rateLimiter.forget(session.id)
+            Task { await self.evict(session) }
+        }
+        rpc.whenSessionResumes { [weak self] session in
+            // DESIGN §5: what was queued while the socket was gone goes out on the new one.
+            guard let outbox = self?.registry.outbox(of: session) else { return }
+            Task { await outbox.flush() }
+        }
+    }
+
+    /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;
+    /// cancelling that task closes the connection with 1001. A lost connection starts the reconnection window.
+    public func serve(_ connection: any MessageConnection) async {
+        await rpc.serve(connection)
+    }
+
+    /// Room lifecycle events, from the moment of the call (DESIGN §2: each access is a new subscriber).
+    public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
+
+    /// The rooms and their joined participants, in join order.
+    public var rooms: [String: [String]] { registry.snapshot }
+
+    /// The number of live sessions, connected or waiting in their reconnection window.
+    public var sessionCount: Int { rpc.sessionCount }
+
+    /// Closes `room` for the application: every member gets `roomClosed`, and then its socket is closed with
+    /// 1000. Returns `false` for an unknown room.
+    @discardableResult
+    public func closeRoom(_ room: String) async -> Bool {
+        guard let (sessions, departure) = registry.close(room: room) else { return false }
+        logger.info("room closed by the application", metadata: ["room": "\(room)"])
+        await settle(departure)
+        for session in sessions { await session.close(code: 1000, reason: "room closed") }
+        return true
+    }
+
+    /// Evicts `user` from `room` for the application: it gets `participantEvicted` and then its socket is closed
+    /// with 1000 (so its client does not reconnect); the others get `participantLeft`. Returns `false` when there
+    /// is no such participant.
+    @discardableResult
+    public func evict(_ user: String, from room: String) async -> Bool {
+        guard let session = registry.session(of: user, in: room),
+              let departure = registry.remove(session: session, departure: .evicted, notifyDeparted: true)
+        else { return false }
+        logger.info("participant evicted by the application", metadata: ["room": "\(room)", "user": "\(user)"])
+        await settle(departure)
+        await session.close(code: 1000, reason: "evicted")
+        return true
+    }
+
+    /// Evicts the participant of an ended session: the others get `participantLeft`.
+    func evict(_ session: ServerSession) async {
+        guard let departure = registry.remove(session: session, departure: .evicted) else { return }
+        logger.info("participant evicted", metadata: ["session": "\(session)"])
+        await settle(departure)
+    }
+
+    /// Sends what a state change queued, then releases the endpoints it ended.
+    func settle(_ departure: RoomRegistry.Departure) async {
+        await flush(departure.flush)
+        for endpoint in departure.released { await media.release(endpoint) }
+    }
+
+    func flush(_ outboxes: [NotificationOutbox?]) async {
+        for outbox in outboxes { await outbox?.flush() }
+    }
+}

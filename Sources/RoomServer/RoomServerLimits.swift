@@ -1,0 +1,25 @@
+/// The limits of DESIGN §6 that a ``RoomServer`` enforces itself. Each refusal is a clear error, never a crash.
+public struct RoomServerLimits: Sendable, Hashable {
+    /// Rooms that may exist at once; a join that would create one more gets 204 naming the limit. `nil`: no limit.
+    public var maxRooms: Int?
+    /// Participants per room (joins in progress count); one more gets 201 naming the limit. `nil`: no limit.
+    public var maxParticipantsPerRoom: Int?
+    /// Client ICE candidates a session may have queued for endpoints that do not exist yet; one more gets 303.
+    public var maxQueuedCandidates: Int
+    /// Room requests one session may send per second; more get -32000 "rate limited", and a session that sends
+    /// twice as many in one second is disconnected with 1008. `nil` (the default): no limit.
+    public var maxRequestsPerSecond: Int?
+    /// Notifications waiting to be sent to one session; a session that falls further behind is closed with 1008,
+    /// so one slow client never holds up its room (DESIGN §2).
+    public var maxQueuedNotifications: Int
+
+    /// Creates limits; every argument has its default.
+    public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
+                maxQueuedNotifications: Int = 1000, maxRequestsPerSecond: Int? = nil) {
+        self.maxRooms = maxRooms
+        self.maxParticipantsPerRoom = maxParticipantsPerRoom
+        self.maxQueuedCandidates = maxQueuedCandidates
+        self.maxQueuedNotifications = maxQueuedNotifications
+        self.maxRequestsPerSecond = maxRequestsPerSecond
+    }
+}

@@ -1,0 +1,76 @@
+import RoomProtocol
+import RoomServer
+import SignalingSupport
+
+/// A TEST DOUBLE of ``MediaBackend``: its "answers" are marker strings, not SDP, and it records what the server
+/// asked of it. It can hold `create…` calls until the test opens ``gate``, to send candidates while a publish
+/// or receive is in flight. Production answers come from PeerManager's answer builder, not from here.
+final class TestMediaBackend: MediaBackend {
+    struct Record: Sendable {
+        var created: [MediaEndpointID] = []
+        var candidates: [(MediaCandidate, MediaEndpointID)] = []
+        var released: [MediaEndpointID] = []
+        var loopbacks: [Bool] = []
+    }
+    let record = LockedValue(Record())
+    private let held = LockedValue<(holding: Bool, waiting: Int, waiters: [CheckedContinuation<Void, Never>])>(
+        (false, 0, []))
+
+    /// The marker answer for `endpoint`.
+    static func answer(for endpoint: MediaEndpointID) -> String { "test-answer \(endpoint)" }
+
+    /// The one server candidate of each endpoint.
+    static let serverCandidate = MediaCandidate(
+        candidate: "candidate:1 1 UDP 2013266431 127.0.0.1 50000 typ host", sdpMid: "video", sdpMLineIndex: 0)
+
+    /// From now on `create…` calls wait until ``open()``.
+    func hold() { held.withLock { $0.holding = true } }
+
+    /// The number of `create…` calls waiting.
+    var waitingCalls: Int { held.withLock { $0.waiting } }
+
+    /// Lets every held call proceed, and stops holding.
+    func open() {
+        let waiters = held.withLock { h -> [CheckedContinuation<Void, Never>] in
+            h.holding = false
+            defer { h.waiters = [] }
+            return h.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func gate() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let wait = held.withLock { h -> Bool in
+                guard h.holding else { return false }
+                h.waiting += 1
+                h.waiters.append(continuation)
+                return true
+            }
+            if !wait { continuation.resume() }
+        }
+    }
+
+    func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
+        await gate()
+        record.withLock {
+            $0.created.append(endpoint)
+            $0.loopbacks.append(loopback)
+        }
+        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: [Self.serverCandidate])
+    }
+
+    func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
+        await gate()
+        record.withLock { $0.created.append(endpoint) }
+        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: [Self.serverCandidate])
+    }
+
+    func addCandidate(_ candidate: MediaCandidate, to endpoint: MediaEndpointID) async throws {
+        record.withLock { $0.candidates.append((candidate, endpoint)) }
+    }
+
+    func release(_ endpoint: MediaEndpointID) async {
+        record.withLock { $0.released.append(endpoint) }
+    }
+}
