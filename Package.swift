@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
@@ -52,6 +53,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
         // The embeddable room server: sessions, rooms, identity, limits, and the media backend protocol.
@@ -65,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sdp-tool",
-            dependencies: ["SDP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -84,10 +86,19 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONRPCTests",
-            dependencies: ["JSONRPC", "TestSupport"],
+            dependencies: ["JSONRPC", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            exclude: ["Fixtures"],  // SDP text read from the test through #filePath
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport"],
+            exclude: ["Witness"],  // Python scripts run by the tests (aiortc as an independent witness)
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RoomProtocolTests",
             dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],

@@ -21,9 +21,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
 
-# Python witnesses: jsonschema (schema validation) and websockets (third-party client).
+# Python witnesses: jsonschema (schema validation), websockets (third-party client), aiortc (SDP answers).
 PY="${PYTHON:-python3}"
-for mod in jsonschema websockets; do
+for mod in jsonschema websockets aiortc; do
     if "$PY" -c "import $mod" >/dev/null 2>&1; then continue; fi
     echo "deps: python module $mod missing for $PY; trying apt python3-$mod"
     apt_install "python3-$mod" >/dev/null 2>&1 || true

@@ -1,1 +1,60 @@
-@main struct EchoServer { static func main() { print("not built yet") } }
+import ArgumentParser
+import Dispatch
+import Foundation
+import JSONRPC
+import WebSocketTransport
+
+/// A plain JSON-RPC 2.0 server over WebSocket (Kurento conventions off): `echo` returns its params, and the methods
+/// of the JSON-RPC 2.0 specification's §7 examples answer as the specification shows
+/// (``JSONRPCServer/registerSpecificationExamples()``).
+///
+/// The first line on stdout is the URL it serves, e.g. `ws://127.0.0.1:41234/`. SIGINT or SIGTERM closes every
+/// connection with 1001 and exits with status 0.
+@main
+struct EchoServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jsonrpc-echo-server",
+        abstract: "A plain JSON-RPC 2.0 echo server over WebSocket."
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 0
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+    }
+
+    func run() async throws {
+        // Installed before listening, so no signal is missed; the sources live until `run` returns.
+        let (stop, sources) = Self.signals([SIGINT, SIGTERM])
+        defer { sources.forEach { $0.cancel() } }
+        let server = JSONRPCServer(configuration: .init(conventions: .plain))
+        server.registerSpecificationExamples()
+        var webSocket = WebSocketServerConfiguration()
+        webSocket.host = host
+        webSocket.port = port
+        let listener = try await server.listen(on: webSocket)
+        // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
+        FileHandle.standardOutput.write(Data((listener.url + "\n").utf8))
+        for await _ in stop { break }
+        await listener.shutdown()
+    }
+
+    /// The given signals, delivered through Dispatch instead of their default action (termination), and the
+    /// sources that deliver them (keep them alive).
+    static func signals(_ numbers: [Int32]) -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let queue = DispatchQueue(label: "jsonrpc-echo-server.signals")
+        let sources = numbers.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        return (stream, sources)
+    }
+}

@@ -55,14 +55,7 @@ public enum SchemaValidation {
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// `nil` when python3 with jsonschema can run, otherwise the reason it cannot.
-    public static let availability: String? = {
-        let result = try? run(["-c", "import jsonschema"])
-        switch result {
-        case nil: return "python3 could not be started"
-        case (0, _)?: return nil
-        case let (_, output)?: return "python3 cannot import jsonschema (pip install jsonschema): \(output.prefix(200))"
-        }
-    }()
+    public static let availability: String? = Python.missing("jsonschema")
 
     /// Whether a schema test should run: the validator is available, or CI demands it (and the test then fails).
     public static var mustRun: Bool { availability == nil || isCI }
@@ -85,26 +78,12 @@ public enum SchemaValidation {
         try Data(lines.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = packageRoot.appendingPathComponent("scripts/validate_jsonl.py").path
-        let (status, output) = try run([script, "--root", packageRoot.path, file.path])
+        let (status, output) = try Python.run([script, "--root", packageRoot.path, file.path])
         guard status == 0 else { throw Unavailable(reason: "validate_jsonl.py exited \(status): \(output)") }
         return try output.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
             return Verdict(label: object["label"] as? String ?? "?", valid: object["valid"] as? Bool ?? false,
                            errors: object["errors"] as? [String] ?? [])
         }
-    }
-
-    private static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let stdout = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -65,7 +65,7 @@ extension ConnectionCore {
     func nextMessage() async throws -> WebSocketMessage? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketMessage?, any Error>) in
-                enum Outcome { case message(WebSocketMessage, resume: Bool), ended, wait }
+                enum Outcome { case message(WebSocketMessage, resume: Bool), ended, cancelled, wait }
                 let outcome = shared.withLock { s -> Outcome in
                     if let m = s.inbound.popFirst() {
                         s.inboundBytes -= m.byteCount
@@ -74,6 +74,8 @@ extension ConnectionCore {
                         return .message(m, resume: resume)
                     }
                     if case .closed = s.phase { return .ended }
+                    // Cancelled before we could register: onCancel already ran and found no waiter.
+                    if Task.isCancelled { return .cancelled }
                     precondition(s.inboundWaiter == nil, "a WebSocket connection's messages have a single consumer")
                     s.inboundWaiter = c
                     return .wait
@@ -83,6 +85,7 @@ extension ConnectionCore {
                     if resume { loop.submit { [self] in resumeReading() } }
                     c.resume(returning: m)
                 case .ended: c.resume(returning: nil)
+                case .cancelled: c.resume(throwing: CancellationError())
                 case .wait: break
                 }
             }

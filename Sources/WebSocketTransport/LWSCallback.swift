@@ -48,8 +48,15 @@ func lwsCallback(
 
     // Server side.
     case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
-        if let server = lws_get_vhost(wsi).flatMap({ lws_get_vhost_user($0) }) {
-            Unmanaged<ServerCore>.fromOpaque(server).takeUnretainedValue().accepted(wsi)
+        // Client wsis get this callback too, on client vhosts (whose user is nil). For a server vhost, look the
+        // server up instead of dereferencing the user pointer: a vhost being destroyed may still accept for a
+        // moment after its ServerCore has finished.
+        if let key = lws_get_vhost(wsi).flatMap({ lws_get_vhost_user($0) }) {
+            if let server = loop.servers[key] {
+                server.accepted(wsi)
+            } else {
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            }
         }
         return 0
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:

@@ -19,6 +19,8 @@ final class ServerCore: @unchecked Sendable {
     var connections: [ObjectIdentifier: ConnectionCore] = [:]
     var shuttingDown = false
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    var destroyWhenDrained = false
+    var vhostDestroyed = false
 
     init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration,
          accepted: AsyncStream<WebSocketConnection>.Continuation) {
@@ -50,6 +52,7 @@ final class ServerCore: @unchecked Sendable {
             throw .listenFailed("\(configuration.host):\(configuration.port) (in use, not a local address, or bad TLS files)")
         }
         vhost = vh
+        loop.servers[info.user] = self  // the vhost's user pointer is unretained: the loop keeps self alive
         return Int(lws_get_vhost_listen_port(vh))
     }
 
@@ -79,6 +82,7 @@ final class ServerCore: @unchecked Sendable {
     /// A connection of ours finished.
     func closed(_ core: ConnectionCore) {
         connections[ObjectIdentifier(core)] = nil
+        if connections.isEmpty && destroyWhenDrained { destroyVhost() }
         if connections.isEmpty {
             let waiters = drainWaiters
             drainWaiters = []
@@ -95,19 +99,32 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         drainWaiters.append(waiter)
+        // Connections still in their handshake are dropped; open ones get a close frame.
+        for core in connections.values { core.beginClose(code: code.rawValue, reason: reason, flush: false) }
+    }
+
+    /// Service thread: the application released the server without shutting it down.
+    func shutdownWhenDrained() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        acceptedConnections.finish()
+        if connections.isEmpty { destroyVhost() } else { destroyWhenDrained = true }
         for core in connections.values {
-            if core.request == nil || core.establishedOnThread == 0, let wsi = core.wsi {
-                // Still in its handshake: just drop it.
-                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-            } else {
-                core.beginClose(code: code.rawValue, reason: reason, flush: false)
-            }
+            core.beginClose(code: WebSocketCloseCode.goingAway.rawValue, reason: "server released", flush: false)
         }
     }
 
     /// Service thread: destroys the listening vhost once its connections are gone.
     func destroyVhost() {
-        if let vh = vhost { lws_vhost_destroy(vh) }
+        guard let vh = vhost else { return }
         vhost = nil
+        vhostDestroyed = true
+        lws_vhost_destroy(vh)
+        // lws finishes destroying a vhost lazily and may still hand it an accepted socket meanwhile; callbacks
+        // look servers up by the vhost's user pointer, so this entry stays (as a tombstone that refuses new
+        // sockets) until lws is surely done, and only then may the address be reused.
+        SystemClock().schedule(after: loop.serverReleaseGrace) { [self] in
+            loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
+        }
     }
 }

@@ -68,7 +68,7 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// Inbound messages. Single consumer: iterate it from one task.
-    public var messages: WebSocketInboundStream { WebSocketInboundStream(core: core) }
+    public var messages: WebSocketInboundStream { WebSocketInboundStream(connection: self) }
 
     /// Sends one message. Returns when lws has taken it (the socket accepted its last frame).
     /// - Throws: ``TransportError/closed(_:)`` once the connection is closing or closed.
@@ -148,14 +148,16 @@ public struct InboundFlow: Sendable, Hashable {
 /// The inbound messages of one ``WebSocketConnection``: an `AsyncSequence` with backpressure.
 ///
 /// It ends (returns nil) after a 1000 close, and throws ``TransportError/closed(_:)`` after any other close,
-/// once every message that arrived before the close has been delivered.
+/// once every message that arrived before the close has been delivered. It keeps its connection alive (a released
+/// connection handle closes the connection), so iterating it is enough to hold the connection open.
 public struct WebSocketInboundStream: AsyncSequence, Sendable {
     public typealias Element = WebSocketMessage
-    let core: ConnectionCore
+    let connection: WebSocketConnection
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let core: ConnectionCore
+        let connection: WebSocketConnection
         public mutating func next() async throws -> WebSocketMessage? {
+            let core = connection.core
             if let message = try await core.nextMessage() { return message }
             if case .closed(let info) = core.shared.withLock({ $0.phase }), info.code != .normal {
                 throw TransportError.closed(info)
@@ -164,5 +166,5 @@ public struct WebSocketInboundStream: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(core: core) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(connection: connection) }
 }

@@ -34,6 +34,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// until `LWS_CALLBACK_WSI_DESTROY`.
     var cores: [ObjectIdentifier: ConnectionCore] = [:]
     var clientVhosts: [TLSClientConfiguration: OpaquePointer] = [:]
+    /// Listening servers; their vhost user pointers are unretained, so this owns them until the vhost is gone.
+    var servers: [UnsafeMutableRawPointer: ServerCore] = [:]
     private var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
     private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
     private var retryTables: [UnsafeMutablePointer<UInt32>] = []
@@ -41,8 +43,14 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// The name of protocol 0 of every vhost, kept for the life of the loop.
     private(set) lazy var defaultProtocolName: UnsafePointer<CChar> = strings.keep("ks-default")
 
+    /// How long a shut-down server's bookkeeping outlives its vhost (see `ServerCore.destroyVhost`).
+    let serverReleaseGrace: Duration
+
     /// Creates a loop with its own context and service thread. Most programs use ``shared`` instead.
-    public init() {
+    public convenience init() { self.init(serverReleaseGrace: .seconds(30)) }
+
+    init(serverReleaseGrace: Duration) {
+        self.serverReleaseGrace = serverReleaseGrace
         lws_set_log_level(0, nil)  // silence lws; errors reach callers as TransportError values
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
@@ -144,6 +152,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
         for core in cores.values { core.finish(reason: "event loop shut down") }
         cores.removeAll()
+        servers.removeAll()
         protocolTables.forEach { $0.deallocate() }
         retryPolicies.values.forEach { $0.deallocate() }
         retryTables.forEach { $0.deallocate() }

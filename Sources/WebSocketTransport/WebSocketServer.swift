@@ -15,8 +15,11 @@ public final class WebSocketServer: Sendable {
     public let host: String
     /// Whether the server speaks TLS.
     public let isSecure: Bool
-    /// Accepted connections, after the upgrade was accepted. Single consumer; ends at shutdown.
-    public let connections: AsyncStream<WebSocketConnection>
+    private let accepted: AsyncStream<WebSocketConnection>
+
+    /// Accepted connections, after the upgrade was accepted. Single consumer; ends at shutdown. Iterating it keeps
+    /// the server alive (a released server shuts down).
+    public var connections: AcceptedConnections { AcceptedConnections(server: self, stream: accepted) }
 
     /// The server's base URL, e.g. `ws://127.0.0.1:41234`.
     public var url: String {
@@ -29,7 +32,12 @@ public final class WebSocketServer: Sendable {
         self.port = port
         self.host = core.configuration.host
         self.isSecure = core.configuration.tls != nil
-        self.connections = connections
+        self.accepted = connections
+    }
+
+    deinit {
+        let core = self.core
+        core.loop.submit { core.shutdownWhenDrained() }
     }
 
     /// Binds and starts listening.
@@ -53,5 +61,22 @@ public final class WebSocketServer: Sendable {
             core.loop.submit { core.beginShutdown(code: code, reason: reason, waiter: c) }
         }
         await core.loop.onServiceThread { _ in core.destroyVhost() }
+    }
+}
+
+/// The connections a ``WebSocketServer`` accepts, in order. Holds the server while it is iterated.
+public struct AcceptedConnections: AsyncSequence, Sendable {
+    public typealias Element = WebSocketConnection
+    let server: WebSocketServer
+    let stream: AsyncStream<WebSocketConnection>
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let server: WebSocketServer
+        var base: AsyncStream<WebSocketConnection>.AsyncIterator
+        public mutating func next() async -> WebSocketConnection? { await base.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(server: server, base: stream.makeAsyncIterator())
     }
 }

@@ -8,28 +8,31 @@ import Testing
         JSONRPCClient(transport: LocalTransport.serving(server), configuration: .init(requestTimeout: .seconds(60)))
     }
 
-    @Test func thousandConcurrentCallsCompleteOnceEachWithTheirOwnResults() async throws {
+    @Test(arguments: Link.allCases)
+    func thousandConcurrentCallsCompleteOnceEachWithTheirOwnResults(over link: Link) async throws {
         // Given a client connected to a plain server with `echo`
-        let client = client(for: .specificationExamples(conventions: .plain))
-        try await client.connect()
+        try await link.withClient(of: .specificationExamples(conventions: .plain)) { client in
+            try await client.connect()
 
-        // When 1,000 calls run concurrently
-        let results = try await withDeadline(.seconds(60), "1,000 calls") {
-            try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
-                for i in 0..<1000 { group.addTask { (i, try await client.call("echo", params: ["n": .int(i)])) } }
-                var results: [Int: JSONValue] = [:]
-                for try await (i, result) in group {
-                    #expect(results[i] == nil)
-                    results[i] = result
+            // When 1,000 calls run concurrently
+            let results = try await withDeadline(.seconds(60), "1,000 calls") {
+                try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
+                    for i in 0..<1000 { group.addTask { (i, try await client.call("echo", params: ["n": .int(i)])) } }
+                    var results: [Int: JSONValue] = [:]
+                    for try await (i, result) in group {
+                        #expect(results[i] == nil)
+                        results[i] = result
+                    }
+                    return results
                 }
-                return results
             }
-        }
 
-        // Then each got exactly its own result and nothing is left pending
-        #expect(results.count == 1000)
-        #expect(results.allSatisfy { $0.value == ["n": .int($0.key)] })
-        #expect(client.pendingRequestIDs.isEmpty)
+            // Then each got exactly its own result and nothing is left pending
+            #expect(results.count == 1000)
+            let matched = results.allSatisfy { $0.value == ["n": .int($0.key)] }  // no closure inside #expect here
+            #expect(matched)
+            #expect(client.pendingRequestIDs.isEmpty)
+        }
     }
 
     @Test func droppedConnectionCompletesAllHundredPendingCallsWithConnectionClosed() async throws {
@@ -64,7 +67,8 @@ import Testing
         #expect(client.connectionState == .disconnected(end))
     }
 
-    @Test func serverRequestIsAnsweredByClientHandlerAndUnknownMethodGetsMethodNotFound() async throws {
+    @Test(arguments: Link.allCases)
+    func serverRequestIsAnsweredByClientHandlerAndUnknownMethodGetsMethodNotFound(over link: Link) async throws {
         // Given a Kurento server whose methods ask the client something
         let server = JSONRPCServer()
         server.register("askClient") { _, context in try await context.session.call("double", params: [21]) }
@@ -76,18 +80,19 @@ import Testing
                 return .int(error.remoteError?.code ?? 0)
             }
         }
-        let client = client(for: server)
-        client.handle("double") { params in .int((params?[0]?.intValue ?? 0) * 2) }
+        try await link.withClient(of: server) { client in
+            client.handle("double") { params in .int((params?[0]?.intValue ?? 0) * 2) }
 
-        // When the client calls them
-        let answered = try await client.call("askClient")
-        let unknown = try await client.call("askUnknown")
+            // When the client calls them
+            let answered = try await client.call("askClient")
+            let unknown = try await client.call("askUnknown")
 
-        // Then the handler's answer came back (Kurento-wrapped), and the unknown method got -32601
-        #expect(answered == ["value": 42, "sessionId": .string(client.sessionId ?? "?")])
-        #expect(answered.value == 42)
-        #expect(unknown.value == -32601)
-        #expect(client.sessionId?.count == 32)
+            // Then the handler's answer came back (Kurento-wrapped), and the unknown method got -32601
+            #expect(answered == ["value": 42, "sessionId": .string(client.sessionId ?? "?")])
+            #expect(answered.value == 42)
+            #expect(unknown.value == -32601)
+            #expect(client.sessionId?.count == 32)
+        }
     }
 
     @Test func notificationsAreMulticastAndPublishedBeforeTheLaterResponse() async throws {

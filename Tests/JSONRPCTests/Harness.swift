@@ -26,7 +26,7 @@ struct FixedTransport: MessageTransport {
 
 /// A raw peer speaking JSON text, with a deadline on every receive.
 struct RawPeer: Sendable {
-    let connection: LocalMessageConnection
+    let connection: any MessageConnection
 
     func send(_ text: String) async throws { try await connection.send(text) }
 
@@ -88,21 +88,7 @@ extension JSONRPCServer {
         -> JSONRPCServer
     {
         let server = JSONRPCServer(configuration: .init(conventions: conventions, clock: clock))
-        server.register("subtract") { params, _ in
-            if let minuend = params?[0]?.intValue, let subtrahend = params?[1]?.intValue {
-                return .int(minuend - subtrahend)
-            }
-            if let minuend = params?["minuend"]?.intValue, let subtrahend = params?["subtrahend"]?.intValue {
-                return .int(minuend - subtrahend)
-            }
-            throw RPCErrorObject.invalidParams("expected [minuend, subtrahend] or {minuend, subtrahend}")
-        }
-        server.register("sum") { params, _ in .int((params?.arrayValue ?? []).compactMap(\.intValue).reduce(0, +)) }
-        server.register("update") { _, _ in nil }
-        server.register("get_data") { _, _ in ["hello", 5] }
-        server.register("notify_hello") { _, _ in nil }
-        server.register("notify_sum") { _, _ in nil }
-        server.register("echo") { params, _ in params ?? .null }
+        server.registerSpecificationExamples()
         return server
     }
 }

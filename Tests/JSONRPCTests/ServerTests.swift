@@ -8,7 +8,8 @@ import Testing
         #"{"jsonrpc":"2.0","method":"\#(method)","id":\#(id)"# + (params.map { #","params":\#($0)"# } ?? "") + "}"
     }
 
-    @Test func duplicateOfRunningRequestAttachesToThatRunAndDuplicateOfFinishedGetsCachedResponse() async throws {
+    @Test(arguments: Link.allCases)
+    func duplicateOfRunningRequestAttachesToThatRunAndDuplicateOfFinishedGetsCachedResponse(over link: Link) async throws {
         // Given a server whose `slow` handler counts its runs and waits at a gate
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         let runs = Counter(), gate = Gate()
@@ -18,46 +19,48 @@ import Testing
             return .int(runs.count)
         }
         server.register("echo") { params, _ in params }
-        let peer = RawPeer.connected(to: server)
+        try await link.withRawPeer(to: server) { peer in
+            // When the same request arrives twice while it runs (the echo proves both copies were read)
+            try await peer.send(request("slow", id: 7))
+            try await peer.send(request("slow", id: 7))
+            #expect(try await peer.exchange(request("echo", id: 8, params: "[1]"))["id"] == 8)
+            gate.open()
 
-        // When the same request arrives twice while it runs (the echo proves both copies were read)
-        try await peer.send(request("slow", id: 7))
-        try await peer.send(request("slow", id: 7))
-        #expect(try await peer.exchange(request("echo", id: 8, params: "[1]"))["id"] == 8)
-        gate.open()
+            // Then both copies get the one run's response
+            let first = try await peer.receive(), second = try await peer.receive()
+            #expect(first == ["jsonrpc": "2.0", "result": 1, "id": 7])
+            #expect(second == first)
 
-        // Then both copies get the one run's response
-        let first = try await peer.receive(), second = try await peer.receive()
-        #expect(first == ["jsonrpc": "2.0", "result": 1, "id": 7])
-        #expect(second == first)
-
-        // And a copy arriving after it finished gets the cached response, without running again
-        #expect(try await peer.exchange(request("slow", id: 7)) == first)
-        #expect(runs.count == 1)
+            // And a copy arriving after it finished gets the cached response, without running again
+            #expect(try await peer.exchange(request("slow", id: 7)) == first)
+            #expect(runs.count == 1)
+        }
     }
 
-    @Test func malformedAndTooDeepInputGetTheRightCodesAndTheServerKeepsServing() async throws {
+    @Test(arguments: Link.allCases)
+    func malformedAndTooDeepInputGetTheRightCodesAndTheServerKeepsServing(over link: Link) async throws {
         // Given a plain server
-        let peer = RawPeer.connected(to: .specificationExamples(conventions: .plain))
         func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
         let parseError: JSONValue = ["jsonrpc": "2.0", "error": ["code": -32700, "message": "Parse error"], "id": nil]
         let invalidRequest: JSONValue = ["jsonrpc": "2.0", "error": ["code": -32600, "message": "Invalid Request"], "id": nil]
+        try await link.withRawPeer(to: .specificationExamples(conventions: .plain)) { peer in
+            // Then malformed JSON, 129 levels and 100 000 levels get -32700; JSON that is no request object
+            // gets -32600
+            #expect(try await peer.exchange("{bad") == parseError)
+            #expect(try await peer.exchange(nested(129)) == parseError)
+            #expect(try await peer.exchange(String(repeating: "[", count: 100_000)) == parseError)
+            #expect(try await peer.exchange(nested(128)) == [invalidRequest])  // a batch of one non-object
+            #expect(try await peer.exchange(#""just a string""#) == invalidRequest)
 
-        // Then malformed JSON, 129 levels and 100 000 levels get -32700; JSON that is no request object gets -32600
-        #expect(try await peer.exchange("{bad") == parseError)
-        #expect(try await peer.exchange(nested(129)) == parseError)
-        #expect(try await peer.exchange(String(repeating: "[", count: 100_000)) == parseError)
-        #expect(try await peer.exchange(nested(128)) == [invalidRequest])  // a batch of one non-object
-        #expect(try await peer.exchange(#""just a string""#) == invalidRequest)
+            // And a request nested to exactly 128 levels is served, one level more is not
+            let params127 = nested(127)
+            let reply = try await peer.exchange(request("echo", id: 1, params: params127))
+            #expect(reply["result"] == (try JSONValue(parsing: params127)))
+            #expect(try await peer.exchange(request("echo", id: 2, params: nested(128))) == parseError)
 
-        // And a request nested to exactly 128 levels is served, one level more is not
-        let params127 = nested(127)
-        let reply = try await peer.exchange(request("echo", id: 1, params: params127))
-        #expect(reply["result"] == (try JSONValue(parsing: params127)))
-        #expect(try await peer.exchange(request("echo", id: 2, params: nested(128))) == parseError)
-
-        // And the server still answers
-        #expect(try await peer.exchange(request("sum", id: 3, params: "[1,2]"))["result"] == 3)
+            // And the server still answers
+            #expect(try await peer.exchange(request("sum", id: 3, params: "[1,2]"))["result"] == 3)
+        }
     }
 
     @Test func builtInsAnswerExactlyAsKurentoDoes() async throws {

@@ -1,0 +1,60 @@
+import WebSocketTransport
+
+/// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
+/// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by
+/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown()`` when done, or it serves until the process ends.
+///
+/// ```swift
+/// let server = JSONRPCServer(configuration: .init(conventions: .plain))
+/// server.register("echo") { params, _ in params }
+/// let listener = try await server.listen(on: .init())          // 127.0.0.1, ephemeral port
+/// print(listener.url)                                            // ws://127.0.0.1:41234/
+/// ```
+public final class JSONRPCWebSocketListener: Sendable {
+    /// The JSON-RPC server behind the port.
+    public let server: JSONRPCServer
+    /// The WebSocket server that accepts the connections.
+    public let webSocketServer: WebSocketServer
+    private let serving: Task<Void, Never>
+
+    /// The port it listens on (the real one when the configuration asked for port 0).
+    public var port: Int { webSocketServer.port }
+
+    /// The URL clients dial, with the root path, e.g. `ws://127.0.0.1:41234/`.
+    public var url: String { webSocketServer.url + "/" }
+
+    init(server: JSONRPCServer, webSocketServer: WebSocketServer) {
+        self.server = server
+        self.webSocketServer = webSocketServer
+        serving = Task {
+            await withDiscardingTaskGroup { group in
+                for await connection in webSocketServer.connections {
+                    group.addTask { await server.serve(WebSocketMessageConnection(connection)) }
+                }
+            }
+        }
+    }
+
+    /// Stops accepting, closes every connection with 1001 (`code`), cancels the handlers still running, and
+    /// returns once every connection's serving has finished. A handler that ignores cancellation delays it.
+    public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down") async {
+        await webSocketServer.shutdown(code: code, reason: reason)
+        serving.cancel()
+        await serving.value
+    }
+}
+
+extension JSONRPCServer {
+    /// Listens for WebSocket connections and serves each one.
+    ///
+    /// - Parameters:
+    ///   - configuration: host, port (0 for an ephemeral one), TLS, upgrade filter and limits. A message above
+    ///     ``WebSocketTransport/ConnectionLimits/maxMessageSize`` (1 MiB by default) closes its connection
+    ///     with 1009.
+    ///   - loop: the event loop; ``WebSocketTransport/WebSocketEventLoop/shared`` by default.
+    /// - Throws: ``WebSocketTransport/TransportError/listenFailed(_:)`` when the address cannot be bound.
+    public func listen(on configuration: WebSocketServerConfiguration = .init(),
+                       loop: WebSocketEventLoop = .shared) async throws -> JSONRPCWebSocketListener {
+        JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import WebSocketTransport
+
+/// A ``MessageConnection`` over a ``WebSocketTransport/WebSocketConnection``: the production seam between the
+/// JSON-RPC endpoints and the socket (DESIGN §1).
+///
+/// - Messages go out as text frames. An inbound binary frame is read as UTF-8 text (invalid bytes become U+FFFD,
+///   which the JSON parser then rejects).
+/// - Every end of the connection, the clean 1000 close included, surfaces as ``ConnectionEnd`` with the close
+///   code and reason, from ``receive()`` and from ``send(_:)``.
+public final class WebSocketMessageConnection: MessageConnection {
+    /// The underlying WebSocket connection.
+    public let webSocket: WebSocketConnection
+
+    /// Wraps `webSocket`. The adapter becomes the single consumer of its ``WebSocketConnection/messages``.
+    public init(_ webSocket: WebSocketConnection) {
+        self.webSocket = webSocket
+    }
+
+    /// Sends `text` as one text message; returns once the transport has taken it.
+    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    public func send(_ text: String) async throws {
+        do {
+            try await webSocket.send(.text(text))
+        } catch TransportError.closed(let info) {
+            throw ConnectionEnd(info)
+        }
+    }
+
+    /// The next inbound message.
+    /// - Throws: ``ConnectionEnd`` once the connection has ended (after every message that arrived before the
+    ///   close was delivered), or `CancellationError` when the waiting task is cancelled.
+    public func receive() async throws -> String {
+        try Task.checkCancellation()
+        // The iterator holds no state of its own (the connection buffers), so a fresh one per call reads the one
+        // inbound sequence in order.
+        var messages = webSocket.messages.makeAsyncIterator()
+        let message: WebSocketMessage?
+        do {
+            message = try await messages.next()
+        } catch TransportError.closed(let info) {
+            throw ConnectionEnd(info)
+        }
+        switch message {
+        case .text(let text)?: return text
+        case .binary(let data)?: return String(decoding: data, as: UTF8.self)
+        case nil: throw ConnectionEnd(await webSocket.closeInfo)
+        }
+    }
+
+    /// Closes the connection with `code` and `reason`, after flushing what was sent, and waits until it is
+    /// closed. Closing again does nothing.
+    public func close(code: UInt16 = 1000, reason: String = "") async {
+        await webSocket.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
+    }
+}
+
+extension ConnectionEnd {
+    /// The end described by a WebSocket close.
+    public init(_ info: WebSocketCloseInfo) {
+        self.init(code: info.code.rawValue, reason: info.reason)
+    }
+}

@@ -1,0 +1,37 @@
+import WebSocketTransport
+
+/// A ``MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.
+public struct WebSocketMessageTransport: MessageTransport {
+    /// The endpoint, e.g. `ws://127.0.0.1:8888/kurento`.
+    public var url: String
+    /// TLS trust, headers, subprotocol, timeouts and limits of each connection.
+    public var configuration: WebSocketClientConfiguration
+    /// The event loop the connections run on.
+    public var loop: WebSocketEventLoop
+
+    /// Creates a transport to `url`.
+    public init(url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared) {
+        self.url = url
+        self.configuration = configuration
+        self.loop = loop
+    }
+
+    /// Opens a WebSocket connection.
+    /// - Throws: the ``WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout).
+    public func connect() async throws -> any MessageConnection {
+        WebSocketMessageConnection(try await WebSocketConnection.connect(to: url, configuration: configuration, loop: loop))
+    }
+}
+
+extension JSONRPCClient {
+    /// Creates a client for the JSON-RPC endpoint at `url` (`ws://` or `wss://`), over ``WebSocketMessageTransport``.
+    ///
+    /// ```swift
+    /// let client = JSONRPCClient(url: "ws://127.0.0.1:8888/kurento")
+    /// let result = try await client.call("ping", params: ["interval": 240000])
+    /// ```
+    public convenience init(url: String, configuration: Configuration = .init(),
+                            webSocket: WebSocketClientConfiguration = .init()) {
+        self.init(transport: WebSocketMessageTransport(url: url, configuration: webSocket), configuration: configuration)
+    }
+}

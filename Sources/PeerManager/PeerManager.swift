@@ -1,0 +1,168 @@
+import SDP
+
+/// The registry of peer connections keyed by id: a thin actor over ``PeerConnection`` values.
+///
+/// Each operation touches one connection's value only, so operations on different ids never interfere
+/// (NBMWebRTCPeer shared one `offerBlock` between them). Local credentials (and, without a configured
+/// certificate, a fingerprint) are drawn from the injected generator once per connection; credentials are
+/// drawn again after ``restartIce(for:)``.
+public actor PeerManager {
+    struct Entry {
+        var connection: PeerConnection
+        var credentials: IceCredentials
+        var fingerprint: Fingerprint
+        var sessionID: UInt64
+        var sessionVersion: UInt64 = 0
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var generator: any RandomNumberGenerator
+    private let configuration: PeerConnection.Configuration
+    private let answerPolicy: AnswerPolicy
+    private let fingerprint: Fingerprint?
+    private var subscribers: [Int: AsyncThrowingStream<PeerManagerEvent, any Error>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private let subscriberBuffer: Int
+
+    /// A registry.
+    /// - Parameters:
+    ///   - fingerprint: the DTLS certificate fingerprint to advertise; a random well-formed one when `nil`.
+    ///   - generator: the source of credentials and session ids (inject a seeded one in tests).
+    ///   - subscriberBuffer: events a subscriber may fall behind before its sequence ends with an error.
+    public init(
+        configuration: PeerConnection.Configuration = .init(), answerPolicy: AnswerPolicy = .init(),
+        fingerprint: Fingerprint? = nil, generator: any RandomNumberGenerator = SystemRandomNumberGenerator(),
+        subscriberBuffer: Int = 1024
+    ) {
+        self.configuration = configuration
+        self.answerPolicy = answerPolicy
+        self.fingerprint = fingerprint
+        self.generator = generator
+        self.subscriberBuffer = subscriberBuffer
+    }
+
+    /// A new subscriber sequence of every event from now on (multicast, bounded; DESIGN §2).
+    public func events() -> AsyncThrowingStream<PeerManagerEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<PeerManagerEvent, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(subscriberBuffer))
+        let key = nextSubscriber
+        nextSubscriber += 1
+        subscribers[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(key) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ key: Int) { subscribers[key] = nil }
+
+    private func publish(_ event: PeerManagerEvent) {
+        for (key, continuation) in subscribers {
+            if case .dropped = continuation.yield(event) {
+                continuation.finish(throwing: PeerManagerError.subscriberOverflow(limit: subscriberBuffer))
+                subscribers[key] = nil
+            }
+        }
+    }
+
+    /// The ids of the open connections, sorted.
+    public var activeConnections: [String] { entries.keys.sorted() }
+
+    /// A snapshot of one connection.
+    public func connection(_ id: String) -> PeerConnection? { entries[id]?.connection }
+
+    /// Builds an offer for `media`, applies it locally and returns its SDP. Creates the connection if needed.
+    public func generateOffer(for id: String, media: MediaConfiguration) throws(PeerManagerError) -> String {
+        var entry = entries[id] ?? newEntry()
+        entry.sessionVersion += 1
+        let offer = OfferBuilder.offer(
+            for: media, credentials: entry.credentials, fingerprint: entry.fingerprint, sessionID: entry.sessionID,
+            sessionVersion: entry.sessionVersion)
+        let sdp = try run(id, &entry) { pc throws(PeerConnectionError) in
+            _ = try pc.createOffer(offer)
+            return try pc.setLocalDescription(.offer)
+        }
+        entries[id] = entry
+        publish(.offerGenerated(id: id, sdp: sdp))
+        return sdp
+    }
+
+    /// Applies a remote offer, answers it as the media server does (``AnswerBuilder``) and returns the answer.
+    public func processOffer(_ sdp: String, for id: String) throws(PeerManagerError) -> String {
+        var entry = entries[id] ?? newEntry()
+        _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.offer, sdp: sdp) }
+        entry.sessionVersion += 1
+        guard let offer = entry.connection.remoteDescription?.description else { throw .unknownConnection(id) }
+        let answer = AnswerBuilder.answer(
+            to: offer, policy: answerPolicy, credentials: entry.credentials, fingerprint: entry.fingerprint,
+            sessionID: entry.sessionID, sessionVersion: entry.sessionVersion)
+        let text = try run(id, &entry) { pc throws(PeerConnectionError) in
+            _ = try pc.createAnswer(answer)
+            return try pc.setLocalDescription(.answer)
+        }
+        entries[id] = entry
+        publish(.answerGenerated(id: id, sdp: text))
+        return text
+    }
+
+    /// Applies the peer's answer to the offer generated for `id`.
+    public func processAnswer(_ sdp: String, for id: String) throws(PeerManagerError) {
+        guard var entry = entries[id] else { throw .unknownConnection(id) }
+        _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.answer, sdp: sdp) }
+        entries[id] = entry
+    }
+
+    /// Adds a remote candidate (queued until the remote description exists).
+    public func addICECandidate(_ candidate: IceCandidate, for id: String) throws(PeerManagerError) {
+        guard var entry = entries[id] else { throw .unknownConnection(id) }
+        _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.addRemoteCandidate(candidate) }
+        entries[id] = entry
+    }
+
+    /// Reports a locally gathered candidate; it comes out as a ``PeerManagerEvent/localCandidate(id:candidate:)``.
+    public func addLocalCandidate(_ candidate: IceCandidate, for id: String) throws(PeerManagerError) {
+        guard var entry = entries[id] else { throw .unknownConnection(id) }
+        _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.addLocalCandidate(candidate) }
+        entries[id] = entry
+    }
+
+    /// Makes the next offer for `id` carry new ICE credentials; candidates of the old generation are then
+    /// rejected once the peer answers.
+    public func restartIce(for id: String) throws(PeerManagerError) {
+        guard entries[id] != nil else { throw .unknownConnection(id) }
+        entries[id]?.credentials = .random(using: &generator)
+    }
+
+    /// Closes and forgets the connection.
+    public func closeConnection(_ id: String) {
+        guard entries.removeValue(forKey: id) != nil else { return }
+        publish(.connectionClosed(id: id))
+    }
+
+    private func newEntry() -> Entry {
+        Entry(
+            connection: PeerConnection(configuration: configuration), credentials: .random(using: &generator),
+            fingerprint: fingerprint ?? .randomSHA256(using: &generator), sessionID: generator.next() & (1 << 63 - 1))
+    }
+
+    /// Runs `body` on the entry's connection and publishes its events; returns the local SDP afterwards.
+    private func run(
+        _ id: String, _ entry: inout Entry, _ body: (inout PeerConnection) throws(PeerConnectionError) -> [PeerConnectionEvent]
+    ) throws(PeerManagerError) -> String {
+        let events: [PeerConnectionEvent]
+        do {
+            events = try body(&entry.connection)
+        } catch {
+            throw .connection(id: id, error)
+        }
+        for event in events {
+            switch event {
+            case .signalingStateChanged(let state): publish(.signalingStateChanged(id: id, state: state))
+            case .implicitRollback: publish(.implicitRollback(id: id))
+            case .localCandidate(let candidate): publish(.localCandidate(id: id, candidate: candidate))
+            case .queuedCandidatesApplied, .queuedCandidatesDropped: break
+            }
+        }
+        return entry.connection.localDescription?.sdp ?? ""
+    }
+}

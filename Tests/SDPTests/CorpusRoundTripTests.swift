@@ -1,0 +1,51 @@
+import Foundation
+import SDP
+import Testing
+
+@Suite(.enabled(if: Corpus.shouldRun, Corpus.skipComment))
+struct CorpusRoundTripTests {
+    @Test func corpusHasTheExpectedTwentyFiveFiles() throws {
+        #expect(try Corpus.fileNames().count == 25)
+    }
+
+    @Test func everyValidFileRoundTripsByteForByte() throws {
+        for name in try Corpus.validFileNames() {
+            let text = try Corpus.text(name)
+            let parsed = try SessionDescription(parsing: text)
+            #expect(parsed.serialized() == text, "\(name) did not round-trip")
+        }
+    }
+
+    @Test func reparsingTheSerializedTextGivesTheSameModel() throws {
+        for name in try Corpus.validFileNames() {
+            let parsed = try Corpus.parse(name)
+            #expect(try SessionDescription(parsing: parsed.serialized()) == parsed, "\(name)")
+        }
+    }
+
+    @Test func normalizingToCRLFTerminatesEveryLineWithCRLF() throws {
+        for name in try Corpus.validFileNames() {
+            let parsed = try Corpus.parse(name)
+            let crlf = parsed.serialized(normalizingToCRLF: true)
+            #expect(crlf.hasSuffix("\r\n"), "\(name)")
+            #expect(!crlf.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "\(name)")
+            #expect(try SessionDescription(parsing: crlf).media == parsed.media, "\(name)")
+        }
+    }
+
+    @Test func invalidFileIsRejectedStrictlyWithLineAndReason() throws {
+        let text = try Corpus.text("invalid.sdp")
+        #expect(throws: SDPParseError(line: 7, reason: "unknown address type 'IP7', expected IP4 or IP6")) {
+            try SessionDescription(parsing: text)
+        }
+    }
+
+    @Test func invalidFileParsesLenientlyKeepingEveryLineAndReportingBoth() throws {
+        let text = try Corpus.text("invalid.sdp")
+        let result = try SDPParser.parse(text, mode: .lenient)
+        #expect(result.warnings.map(\.line) == [7, 10])
+        #expect(result.warnings.last?.reason == "unknown line type 'f='")
+        #expect(result.description.serialized() == text)
+        #expect(result.description.media[0].hasAttribute(named: "goo"))
+    }
+}
