@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "RoomServer",
             dependencies: [
-                "RoomProtocol", "JSONRPC", "WebSocketTransport", "SignalingSupport",
+                "RoomProtocol", "JSONRPC", "WebSocketTransport", "SignalingSupport", "PeerManager", "SDP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoomServerTests",
-            dependencies: ["RoomServer", "RoomProtocol", "JSONRPC", "SignalingSupport", "TestSupport"],
+            dependencies: ["RoomServer", "RoomProtocol", "JSONRPC", "SignalingSupport", "TestSupport", "PeerManager", "SDP"],
             swiftSettings: strict
         ),
     ]

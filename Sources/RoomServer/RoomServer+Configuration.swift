@@ -9,7 +9,7 @@ extension RoomServer {
         public var host: String
         /// The TCP port; 0 picks a free one (read it back from ``RoomServer/url``). Default 0.
         public var port: Int
-        /// Where endpoints and SDP answers come from.
+        /// Where endpoints and SDP answers come from. Default: a ``SimulatedMediaBackend``.
         public var media: any MediaBackend
         /// Rooms, participants, queued candidates and notifications (DESIGN §6).
         public var limits: RoomServerLimits
@@ -29,11 +29,11 @@ extension RoomServer {
         /// The clock of the reconnection window and the JSON-RPC timers.
         public var clock: any SignalingClock
 
-        /// Creates a configuration; every argument but `media` has its default.
+        /// Creates a configuration; every argument has its default.
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
-            media: any MediaBackend,
+            media: any MediaBackend = SimulatedMediaBackend(),
             limits: RoomServerLimits = .init(),
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,

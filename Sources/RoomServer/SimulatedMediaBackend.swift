@@ -1,0 +1,121 @@
+import PeerManager
+import RoomProtocol
+import SDP
+import SignalingSupport
+
+/// The default ``MediaBackend``: signaling-complete endpoints that carry no media, for tests, demos and clients
+/// under development.
+///
+/// Each endpoint is one connection of a PeerManager ``PeerManager/PeerManager``: the client's offer is applied
+/// as its remote description and answered with ``PeerManager/AnswerBuilder``, and client candidates are
+/// validated against that remote description (a candidate for an unknown `sdpMid`, or of another ICE
+/// generation's `ufrag`, is refused with 304 MEDIA_WEBRTC_ENDPOINT).
+///
+/// **ICE.** The simulated side is a *full ICE agent that trickles*, like Kurento Media Server: its answers carry
+/// session-level `a=ice-options:trickle`, no `a=ice-lite`, no candidates and no `a=end-of-candidates`
+/// (JSEP-SDP §2.3). Its candidates come back in ``MediaAnswer/candidates``, which ``RoomServer`` sends to the
+/// endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address`` per accepted m-line,
+/// carrying that m-line's `mid`, its index and the answer's `ufrag`. Bundled m-lines share one port; every other
+/// accepted m-line gets its own. No socket is opened on those ports.
+///
+/// **Directions.** A publisher receives the client's media, and sends it back only with `doLoopback`; a
+/// subscriber sends the publisher's media. The answer intersects that with the offered direction.
+///
+/// Candidates that arrive before an endpoint exists are queued by ``RoomServer``, not here.
+public final class SimulatedMediaBackend: MediaBackend {
+    /// The address of the simulated endpoints' host candidates.
+    public let address: String
+    private let peers: PeerManager
+    private let ports: LockedValue<Int>
+    private let portRange: ClosedRange<Int>
+
+    /// Creates a backend.
+    /// - Parameters:
+    ///   - address: The address of the host candidates. Default `127.0.0.1`.
+    ///   - ports: The ports handed out to candidates, in turn (wrapping around). Default 50000…59999.
+    ///   - generator: The source of ICE credentials, fingerprints and session ids (inject a seeded one in
+    ///     tests).
+    public init(address: String = "127.0.0.1", ports: ClosedRange<Int> = 50000...59999,
+                generator: sending any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+        self.address = address
+        portRange = ports
+        self.ports = LockedValue(ports.lowerBound)
+        peers = PeerManager(generator: generator)
+    }
+
+    /// The ids of the endpoints that exist (created and not released), sorted.
+    public var endpoints: [String] {
+        get async { await peers.activeConnections }
+    }
+
+    /// The remote description of `endpoint`: the client's offer with the candidates applied to it since; `nil`
+    /// when the endpoint does not exist.
+    public func remoteDescription(of endpoint: MediaEndpointID) async -> SessionDescription? {
+        await peers.connection(endpoint.description)?.remoteDescription?.description
+    }
+
+    public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
+        try await answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
+    }
+
+    public func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
+        try await answer(endpoint, offer: offer, direction: .sendonly)
+    }
+
+    public func addCandidate(_ candidate: MediaCandidate, to endpoint: MediaEndpointID) async throws {
+        let ice = IceCandidate(candidate: candidate.candidate, sdpMid: candidate.sdpMid,
+                               sdpMLineIndex: candidate.sdpMLineIndex)
+        do {
+            try await peers.addICECandidate(ice, for: endpoint.description)
+        } catch {
+            throw RoomError(.mediaWebRTCEndpoint, message: "\(endpoint.endpointName): candidate refused: \(error)")
+        }
+    }
+
+    public func release(_ endpoint: MediaEndpointID) async {
+        await peers.closeConnection(endpoint.description)
+    }
+
+    /// Answers `offer` on the connection of `endpoint` and makes its server candidates.
+    private func answer(_ endpoint: MediaEndpointID, offer: String, direction: MediaDirection) async throws
+        -> MediaAnswer
+    {
+        let id = endpoint.description
+        let policy = AnswerPolicy(directions: ["audio": direction, "video": direction], trickle: true)
+        let sdp = try await peers.processOffer(offer, for: id, policy: policy)
+        guard let answer = await peers.connection(id)?.localDescription?.description else {
+            throw RoomError(.mediaEndpoint, message: "\(endpoint.endpointName): the endpoint closed while it was created")
+        }
+        return MediaAnswer(sdp: sdp, candidates: candidates(for: answer))
+    }
+
+    /// One host candidate per accepted m-line of `answer`; bundled m-lines share a port.
+    private func candidates(for answer: SessionDescription) -> [MediaCandidate] {
+        let bundled = Set(answer.bundleGroups.flatMap(\.mids))
+        var bundlePort: Int?
+        return answer.media.indices.compactMap { index -> MediaCandidate? in
+            let section = answer.media[index]
+            guard section.port != 0, let ufrag = answer.effectiveIceUfrag(ofMediaAt: index) else { return nil }
+            let port: Int
+            if let mid = section.mid, bundled.contains(mid) {
+                port = bundlePort ?? nextPort()
+                bundlePort = port
+            } else {
+                port = nextPort()
+            }
+            // RFC 8445 §5.1.2.1: host type preference 126, local preference 65535, component 1.
+            let host = CandidateAttribute(
+                foundation: "1", priority: 2_130_706_431, address: address, port: port, type: .host,
+                extensions: [.init(name: "generation", value: "0"), .init(name: "ufrag", value: ufrag)])
+            return MediaCandidate(candidate: host.description, sdpMid: section.mid ?? "",
+                                  sdpMLineIndex: index)
+        }
+    }
+
+    private func nextPort() -> Int {
+        ports.withLock { next in
+            defer { next = next >= portRange.upperBound ? portRange.lowerBound : next + 1 }
+            return next
+        }
+    }
+}
