@@ -100,6 +100,20 @@ import TestSupport
         #expect(try await alice.error("onIceCandidate", candidate)["code"] == 304)
     }
 
+    @Test func aQueuedCandidateTheEndpointRefusesDoesNotFailThePublish() async throws {
+        let alice = RoomPeer.connected(to: server)
+        try await alice.join("alice")
+        let offer = try await MediaOffers.client(.sendonly)
+        // Given a candidate of an unknown m-line, queued before the endpoint exists (its reply is already out)
+        try await alice.result("onIceCandidate", ["endpointName": "alice", "candidate": "candidate:1 1 udp 1 10.0.0.7 1 typ host",
+                                                  "sdpMid": "9", "sdpMLineIndex": 9])
+        // Then the publish still succeeds, without that candidate
+        let published = try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])
+        _ = try await Self.answer(published, offer: offer, peer: alice, endpointName: "alice")
+        let endpoint = MediaEndpointID(room: "room1", owner: "alice", endpoint: .publisher)
+        #expect(try #require(await media.remoteDescription(of: endpoint)).media.allSatisfy { $0.candidates.isEmpty })
+    }
+
     @Test func leavingReleasesTheEndpoints() async throws {
         let alice = RoomPeer.connected(to: server)
         try await alice.join("alice")
