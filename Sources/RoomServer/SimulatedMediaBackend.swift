@@ -22,11 +22,16 @@ import SignalingSupport
 /// subscriber sends the publisher's media. The answer intersects that with the offered direction.
 ///
 /// Candidates that arrive before an endpoint exists are queued by ``RoomServer``, not here.
+///
+/// A ``MediaEndpointID`` names an endpoint, not one creation of it: after `unpublishVideo` a new publish of the
+/// same user may be created before the old endpoint's ``release(_:)`` arrives. Each creation is therefore its own
+/// connection; ``release(_:)`` ends the oldest one of that name, and candidates go to the newest.
 public final class SimulatedMediaBackend: MediaBackend {
     /// The address of the simulated endpoints' host candidates.
     public let address: String
     private let peers: PeerManager
-    private let ports: LockedValue<Int>
+    /// The next candidate port, the number of connections made, and each endpoint's connections, oldest first.
+    private let state: LockedValue<(port: Int, made: Int, connections: [MediaEndpointID: [String]])>
     private let portRange: ClosedRange<Int>
 
     /// Creates a backend.
@@ -39,19 +44,22 @@ public final class SimulatedMediaBackend: MediaBackend {
                 generator: sending any RandomNumberGenerator = SystemRandomNumberGenerator()) {
         self.address = address
         portRange = ports
-        self.ports = LockedValue(ports.lowerBound)
+        state = LockedValue((ports.lowerBound, 0, [:]))
         peers = PeerManager(generator: generator)
     }
 
-    /// The ids of the endpoints that exist (created and not released), sorted.
-    public var endpoints: [String] {
-        get async { await peers.activeConnections }
+    /// The endpoints that exist (created and not released), sorted by description; an endpoint created again
+    /// before its release appears twice.
+    public var endpoints: [MediaEndpointID] {
+        state.withLock { s in s.connections.flatMap { endpoint, ids in ids.map { _ in endpoint } } }
+            .sorted { $0.description < $1.description }
     }
 
-    /// The remote description of `endpoint`: the client's offer with the candidates applied to it since; `nil`
-    /// when the endpoint does not exist.
+    /// The remote description of `endpoint` (its newest creation): the client's offer with the candidates
+    /// applied to it since; `nil` when the endpoint does not exist.
     public func remoteDescription(of endpoint: MediaEndpointID) async -> SessionDescription? {
-        await peers.connection(endpoint.description)?.remoteDescription?.description
+        guard let id = connection(of: endpoint) else { return nil }
+        return await peers.connection(id)?.remoteDescription?.description
     }
 
     public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
@@ -66,26 +74,41 @@ public final class SimulatedMediaBackend: MediaBackend {
         let ice = IceCandidate(candidate: candidate.candidate, sdpMid: candidate.sdpMid,
                                sdpMLineIndex: candidate.sdpMLineIndex)
         do {
-            try await peers.addICECandidate(ice, for: endpoint.description)
+            guard let id = connection(of: endpoint) else { throw PeerManagerError.unknownConnection("\(endpoint)") }
+            try await peers.addICECandidate(ice, for: id)
         } catch {
             throw RoomError(.mediaWebRTCEndpoint, message: "\(endpoint.endpointName): candidate refused: \(error)")
         }
     }
 
     public func release(_ endpoint: MediaEndpointID) async {
-        await peers.closeConnection(endpoint.description)
+        let oldest = state.withLock { s -> String? in
+            guard var ids = s.connections[endpoint], !ids.isEmpty else { return nil }
+            defer { s.connections[endpoint] = ids.isEmpty ? nil : ids }
+            return ids.removeFirst()
+        }
+        if let oldest { await peers.closeConnection(oldest) }
+    }
+
+    /// The connection of the newest creation of `endpoint`.
+    private func connection(of endpoint: MediaEndpointID) -> String? {
+        state.withLock { $0.connections[endpoint]?.last }
     }
 
     /// Answers `offer` on the connection of `endpoint` and makes its server candidates.
     private func answer(_ endpoint: MediaEndpointID, offer: String, direction: MediaDirection) async throws
         -> MediaAnswer
     {
-        let id = endpoint.description
+        let id = state.withLock { s -> String in
+            s.made += 1
+            return "\(endpoint) #\(s.made)"
+        }
         let policy = AnswerPolicy(directions: ["audio": direction, "video": direction], trickle: true)
         let sdp = try await peers.processOffer(offer, for: id, policy: policy)
         guard let answer = await peers.connection(id)?.localDescription?.description else {
             throw RoomError(.mediaEndpoint, message: "\(endpoint.endpointName): the endpoint closed while it was created")
         }
+        state.withLock { $0.connections[endpoint, default: []].append(id) }
         return MediaAnswer(sdp: sdp, candidates: candidates(for: answer))
     }
 
@@ -113,9 +136,9 @@ public final class SimulatedMediaBackend: MediaBackend {
     }
 
     private func nextPort() -> Int {
-        ports.withLock { next in
-            defer { next = next >= portRange.upperBound ? portRange.lowerBound : next + 1 }
-            return next
+        state.withLock { s in
+            defer { s.port = s.port >= portRange.upperBound ? portRange.lowerBound : s.port + 1 }
+            return s.port
         }
     }
 }

@@ -99,18 +99,31 @@ import Testing
         let offer = try await MediaOffers.client(.sendonly)
         _ = try await media.createPublisher(alice, offer: offer, loopback: false)
         _ = try await media.createSubscriber(bob, offer: try await MediaOffers.client(.recvonly))
-        #expect(await media.endpoints == [alice.description, bob.description])
+        #expect(media.endpoints == [alice, bob])
         await media.release(alice)
         await media.release(bob)
-        #expect(await media.endpoints.isEmpty)
+        #expect(media.endpoints.isEmpty)
         await #expect(throws: RoomError.self) {
             try await media.addCandidate(MediaCandidate(candidate: "", sdpMid: "0", sdpMLineIndex: 0), to: alice)
         }
     }
 
+    @Test func anEndpointCreatedAgainSurvivesTheLateReleaseOfItsPredecessor() async throws {
+        // Given alice's publisher created a second time before the first one is released (unpublish, publish)
+        _ = try await media.createPublisher(alice, offer: try await MediaOffers.client(.sendonly), loopback: false)
+        let second = try await MediaOffers.client(.sendonly)
+        _ = try await media.createPublisher(alice, offer: second, loopback: false)
+        #expect(media.endpoints == [alice, alice])
+        // When the first one's release arrives, the second one stays, with its own remote description
+        await media.release(alice)
+        #expect(media.endpoints == [alice])
+        let remote = try #require(await media.remoteDescription(of: alice))
+        #expect(remote.effectiveIceUfrag(ofMediaAt: 0) == (try SessionDescription(parsing: second)).effectiveIceUfrag(ofMediaAt: 0))
+    }
+
     @Test func anOfferThatDoesNotParseIsRefused() async throws {
         await #expect(throws: (any Error).self) { try await media.createPublisher(alice, offer: "v=0\r\nbogus", loopback: false) }
-        #expect(await media.endpoints.isEmpty)
+        #expect(media.endpoints.isEmpty)
     }
 
     @Test func theDefaultConfigurationSimulatesMedia() {
