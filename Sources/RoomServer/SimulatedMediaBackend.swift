@@ -9,7 +9,8 @@ import SignalingSupport
 /// Each endpoint is one connection of a PeerManager ``PeerManager/PeerManager``: the client's offer is applied
 /// as its remote description and answered with ``PeerManager/AnswerBuilder``, and client candidates are
 /// validated against that remote description (a candidate for an unknown `sdpMid`, or of another ICE
-/// generation's `ufrag`, is refused with 304 MEDIA_WEBRTC_ENDPOINT).
+/// generation's `ufrag`, is refused with 304 MEDIA_WEBRTC_ENDPOINT; one that ``RoomServer`` had queued is only
+/// logged, since its `onIceCandidate` was answered already).
 ///
 /// **ICE.** The simulated side is a *full ICE agent that trickles*, like Kurento Media Server: its answers carry
 /// session-level `a=ice-options:trickle`, no `a=ice-lite`, no candidates and no `a=end-of-candidates`
