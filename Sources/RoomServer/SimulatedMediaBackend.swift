@@ -15,9 +15,10 @@ import SignalingSupport
 /// **ICE.** The simulated side is a *full ICE agent that trickles*, like Kurento Media Server: its answers carry
 /// session-level `a=ice-options:trickle`, no `a=ice-lite`, no candidates and no `a=end-of-candidates`
 /// (JSEP-SDP §2.3). Its candidates come back in ``MediaAnswer/candidates``, which ``RoomServer`` sends to the
-/// endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address`` per accepted m-line,
-/// carrying that m-line's `mid`, its index and the answer's `ufrag`. Bundled m-lines share one port; every other
-/// accepted m-line gets its own. No socket is opened on those ports.
+/// endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address`` per transport, on its
+/// own port, with the `mid` and index of its m-line and the answer's `ufrag`. The bundled m-lines share one
+/// transport, whose candidate is on the answer's tagged (first bundled) m-line (RFC 9143 §7.3); every other accepted
+/// m-line has its own. No socket is opened on those ports.
 ///
 /// **Directions.** A publisher receives the client's media, and sends it back only with `doLoopback`; a
 /// subscriber sends the publisher's media. The answer intersects that with the offered direction.
@@ -63,7 +64,9 @@ public final class SimulatedMediaBackend: MediaBackend {
         return await peers.connection(id)?.remoteDescription?.description
     }
 
-    public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
+    public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool)
+        async throws -> MediaAnswer
+    {
         try await answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
     }
 
@@ -107,32 +110,27 @@ public final class SimulatedMediaBackend: MediaBackend {
         let policy = AnswerPolicy(directions: ["audio": direction, "video": direction], trickle: true)
         let sdp = try await peers.processOffer(offer, for: id, policy: policy)
         guard let answer = await peers.connection(id)?.localDescription?.description else {
-            throw RoomError(.mediaEndpoint, message: "\(endpoint.endpointName): the endpoint closed while it was created")
+            throw RoomError(.mediaEndpoint,
+                            message: "\(endpoint.endpointName): the endpoint closed while it was created")
         }
         state.withLock { $0.connections[endpoint, default: []].append(id) }
         return MediaAnswer(sdp: sdp, candidates: candidates(for: answer))
     }
 
-    /// One host candidate per accepted m-line of `answer`; bundled m-lines share a port.
+    /// One host candidate per transport of `answer`: the tagged m-line of each BUNDLE group, and every accepted
+    /// m-line outside the groups.
     private func candidates(for answer: SessionDescription) -> [MediaCandidate] {
         let bundled = Set(answer.bundleGroups.flatMap(\.mids))
-        var bundlePort: Int?
+        let tagged = Set(answer.bundleGroups.compactMap(\.mids.first))
         return answer.media.indices.compactMap { index -> MediaCandidate? in
             let section = answer.media[index]
             guard section.port != 0, let ufrag = answer.effectiveIceUfrag(ofMediaAt: index) else { return nil }
-            let port: Int
-            if let mid = section.mid, bundled.contains(mid) {
-                port = bundlePort ?? nextPort()
-                bundlePort = port
-            } else {
-                port = nextPort()
-            }
+            if let mid = section.mid, bundled.contains(mid), !tagged.contains(mid) { return nil }
             // RFC 8445 §5.1.2.1: host type preference 126, local preference 65535, component 1.
             let host = CandidateAttribute(
-                foundation: "1", priority: 2_130_706_431, address: address, port: port, type: .host,
+                foundation: "1", priority: 2_130_706_431, address: address, port: nextPort(), type: .host,
                 extensions: [.init(name: "generation", value: "0"), .init(name: "ufrag", value: ufrag)])
-            return MediaCandidate(candidate: host.description, sdpMid: section.mid ?? "",
-                                  sdpMLineIndex: index)
+            return MediaCandidate(candidate: host.description, sdpMid: section.mid ?? "", sdpMLineIndex: index)
         }
     }
 

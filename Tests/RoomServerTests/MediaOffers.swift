@@ -17,6 +17,17 @@ enum MediaOffers {
     static var corpusShouldRun: Bool { FileManager.default.fileExists(atPath: corpus.path) || isCI }
     static var aiortcShouldRun: Bool { Python.missing("aiortc") == nil || isCI }
 
+    /// The m-lines of `answer` that carry a transport, hence a server candidate: the tagged (first) m-line of each
+    /// BUNDLE group, and every accepted m-line outside the groups (RFC 9143 §7.3).
+    static func transports(of answer: SessionDescription) -> [Int] {
+        let bundled = Set(answer.bundleGroups.flatMap(\.mids))
+        let tagged = Set(answer.bundleGroups.compactMap(\.mids.first))
+        return answer.media.indices.filter { index in
+            let section = answer.media[index]
+            return section.port != 0 && (section.mid.map { !bundled.contains($0) || tagged.contains($0) } ?? true)
+        }
+    }
+
     /// A browser capture from the SDP tests' fixtures.
     static func fixture(_ name: String) throws -> String {
         try String(decoding: Data(contentsOf: fixtures.appendingPathComponent(name)), as: UTF8.self)

@@ -19,8 +19,7 @@ import Testing
         // A full ICE agent that trickles (JSEP-SDP §2.3): nothing inlined, no end, no lite.
         #expect(!parsed.iceLite && parsed.iceOptions == ["trickle"], "\(label)")
         #expect(parsed.media.allSatisfy { $0.candidates.isEmpty && !$0.endOfCandidates }, "\(label)")
-        let accepted = parsed.media.indices.filter { parsed.media[$0].port != 0 }
-        #expect(answer.candidates.map(\.sdpMLineIndex) == accepted, "\(label)")
+        #expect(answer.candidates.map(\.sdpMLineIndex) == MediaOffers.transports(of: parsed), "\(label)")
         for candidate in answer.candidates {
             let host = try CandidateAttribute(parsing: candidate.candidate)
             #expect(host.address == "127.0.0.1" && host.type == .host, "\(label)")
@@ -55,12 +54,14 @@ import Testing
         #expect(answered >= 6)
     }
 
-    @Test func bundledSectionsShareOnePortOnTheAnswersUfrag() async throws {
+    @Test func bundledSectionsShareTheTaggedSectionsCandidateAndEndpointsTheirPorts() async throws {
         let offer = try MediaOffers.fixture("chrome-offer.sdp")
-        let answer = try await media.createPublisher(alice, offer: offer, loopback: false)
-        let ports = Set(try answer.candidates.map { try CandidateAttribute(parsing: $0.candidate).port })
-        #expect(answer.candidates.map(\.sdpMid) == ["0", "1", "2"])
-        #expect(ports.count == 1)
+        let first = try await media.createPublisher(alice, offer: offer, loopback: false)
+        let second = try await media.createSubscriber(bob, offer: offer)
+        #expect(first.candidates.map(\.sdpMid) == ["0"] && second.candidates.map(\.sdpMid) == ["0"])
+        let ports = try (first.candidates + second.candidates)
+            .map { try CandidateAttribute(parsing: $0.candidate).port }
+        #expect(Set(ports).count == 2)
     }
 
     @Test func directionsFollowTheEndpointAndLoopback() async throws {
@@ -118,11 +119,14 @@ import Testing
         await media.release(alice)
         #expect(media.endpoints == [alice])
         let remote = try #require(await media.remoteDescription(of: alice))
-        #expect(remote.effectiveIceUfrag(ofMediaAt: 0) == (try SessionDescription(parsing: second)).effectiveIceUfrag(ofMediaAt: 0))
+        let secondUfrag = try SessionDescription(parsing: second).effectiveIceUfrag(ofMediaAt: 0)
+        #expect(remote.effectiveIceUfrag(ofMediaAt: 0) == secondUfrag)
     }
 
     @Test func anOfferThatDoesNotParseIsRefused() async throws {
-        await #expect(throws: (any Error).self) { try await media.createPublisher(alice, offer: "v=0\r\nbogus", loopback: false) }
+        await #expect(throws: (any Error).self) {
+            try await media.createPublisher(alice, offer: "v=0\r\nbogus", loopback: false)
+        }
         #expect(media.endpoints.isEmpty)
     }
 

@@ -16,13 +16,13 @@ import TestSupport
     init() { server = RoomServer(configuration: .init(media: media)) }
 
     /// Parses the `sdpAnswer` of `result`, checks it against `offer`, and reads the owner's `iceCandidate`
-    /// notifications for it: one per accepted m-line, named `endpointName`, on the answer's mids and ufrag.
+    /// notifications for it: one per transport, named `endpointName`, on the answer's mids and ufrag.
     static func answer(_ result: JSONValue, offer: String, peer: RoomPeer, endpointName: String) async throws
         -> SessionDescription
     {
         let answer = try SessionDescription(parsing: try #require(result["sdpAnswer"]?.stringValue))
         #expect(AnswerChecker.violations(offer: try SessionDescription(parsing: offer), answer: answer) == [])
-        for index in answer.media.indices where answer.media[index].port != 0 {
+        for index in MediaOffers.transports(of: answer) {
             let note = try await peer.notification("iceCandidate")
             #expect(note["endpointName"]?.stringValue == endpointName)
             #expect(note["sdpMLineIndex"] == .int(index))
@@ -57,7 +57,8 @@ import TestSupport
         let published = try await alice.result("publishVideo", ["sdpOffer": .string(aliceOffer), "doLoopback": false])
         _ = try await Self.answer(published, offer: aliceOffer, peer: alice, endpointName: "alice")
         try await alice.result("onIceCandidate", try Self.candidate("alice", offer: aliceOffer, index: 0, port: 40001))
-        #expect(try #require(await media.remoteDescription(of: aliceEndpoint)).media[0].candidates.map(\.port) == [40001])
+        let aliceRemote = try #require(await media.remoteDescription(of: aliceEndpoint))
+        #expect(aliceRemote.media[0].candidates.map(\.port) == [40001])
 
         // Given bob's candidate for his subscription, sent before receiveVideoFrom
         try await bob.join("bob")
@@ -66,7 +67,8 @@ import TestSupport
         try await bob.result("onIceCandidate", try Self.candidate("alice", offer: bobOffer, index: 0, port: 40002))
 
         // When he subscribes, then trickles another candidate
-        let received = try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": .string(bobOffer)])
+        let received = try await bob.result("receiveVideoFrom",
+                                            ["sender": "alice_webcam", "sdpOffer": .string(bobOffer)])
         try await bob.result("onIceCandidate", try Self.candidate("alice", offer: bobOffer, index: 1, port: 40003))
 
         // Then his answer sends what alice publishes, his candidates are named after alice, and both of his
@@ -105,8 +107,10 @@ import TestSupport
         try await alice.join("alice")
         let offer = try await MediaOffers.client(.sendonly)
         // Given a candidate of an unknown m-line, queued before the endpoint exists (its reply is already out)
-        try await alice.result("onIceCandidate", ["endpointName": "alice", "candidate": "candidate:1 1 udp 1 10.0.0.7 1 typ host",
-                                                  "sdpMid": "9", "sdpMLineIndex": 9])
+        try await alice.result("onIceCandidate", [
+            "endpointName": "alice", "candidate": "candidate:1 1 udp 1 10.0.0.7 1 typ host", "sdpMid": "9",
+            "sdpMLineIndex": 9,
+        ])
         // Then the publish still succeeds, without that candidate
         let published = try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])
         _ = try await Self.answer(published, offer: offer, peer: alice, endpointName: "alice")
@@ -117,7 +121,8 @@ import TestSupport
     @Test func leavingReleasesTheEndpoints() async throws {
         let alice = RoomPeer.connected(to: server)
         try await alice.join("alice")
-        try await alice.result("publishVideo", ["sdpOffer": .string(try await MediaOffers.client(.sendonly)), "doLoopback": false])
+        let offer = try await MediaOffers.client(.sendonly)
+        try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])
         #expect(media.endpoints.count == 1)
         // The server releases them before it replies
         try await alice.result("leaveRoom")
