@@ -95,7 +95,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport"],
+            name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport", "TestSupport"],
             exclude: ["Witness"],  // Python scripts run by the tests (aiortc as an independent witness)
             swiftSettings: strict
         ),

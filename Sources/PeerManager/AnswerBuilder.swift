@@ -1,7 +1,7 @@
 import SDP
 
 /// Builds the answer a media server gives to an offer (RFC 3264 §6, RFC 9143 §7.3, RFC 5763 §5;
-/// JSEP-SDP §2). The answerer is ICE-lite (see ``AnswerPolicy``).
+/// JSEP-SDP §2). The answerer is ICE-lite, or a full ICE agent that trickles (``AnswerPolicy/trickle``).
 public enum AnswerBuilder {
     /// The answer to `offer`.
     /// - Parameters:
@@ -18,7 +18,9 @@ public enum AnswerBuilder {
             // RFC 3264 §6: "The t= line in the answer MUST equal that of the offer."
             SDPLine(type: "t", value: offer.lines.first { $0.type == "t" }?.value ?? "0 0"),
         ])
-        answer.iceLite = true
+        // JSEP-SDP §2.3: ICE-lite, or a trickling full agent announcing trickle at session level.
+        answer.iceLite = !policy.trickle
+        if policy.trickle { answer.iceOptions = ["trickle"] }
         // Session-level credentials, fingerprint and setup as well (RFC 8839 §5.4, RFC 8122 §5, RFC 4145: media
         // level overrides): a rejected section carries only a=mid, and aiortc (our witness) still wants ICE and
         // DTLS parameters that apply to it ("ICE username fragment or password is missing").
@@ -70,6 +72,7 @@ public enum AnswerBuilder {
         OfferBuilder.addTransport(to: &media, credentials: credentials, fingerprint: fingerprint,
                                   setup: answerSetup(to: offer.effectiveSetup(ofMediaAt: index)))
         media.iceOptions = []
+        guard !policy.trickle else { return media }
         for candidate in policy.candidates { media.addCandidate(candidate) }
         media.endOfCandidates = true
         return media

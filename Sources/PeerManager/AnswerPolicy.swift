@@ -1,8 +1,10 @@
 import SDP
 
-/// What the answering (media-server) side supports and wants. The simulated side is **ICE-lite**
+/// What the answering (media-server) side supports and wants. By default the answerer is **ICE-lite**
 /// (JSEP-SDP §2.3): session-level `a=ice-lite`, host candidates only, inlined in the answer together with
-/// `a=end-of-candidates`, so it never trickles.
+/// `a=end-of-candidates`, so it never trickles. With ``trickle`` it is instead a full ICE agent that trickles,
+/// as Kurento Media Server is: session-level `a=ice-options:trickle`, no candidates and no
+/// `a=end-of-candidates` in the answer; its candidates are signaled separately.
 public struct AnswerPolicy: Hashable, Sendable {
     /// Codecs the answerer can handle, matched by encoding name (case-insensitive), clock rate and, when
     /// both give one, channel count. RTX is accepted for every accepted codec it repairs.
@@ -22,12 +24,16 @@ public struct AnswerPolicy: Hashable, Sendable {
     public var candidates: [CandidateAttribute]
     /// Whether data-channel sections are accepted.
     public var acceptsDataChannels: Bool
+    /// Whether the answerer is a full ICE agent that trickles its candidates (`true`) or ICE-lite with
+    /// ``candidates`` inlined (`false`, the default).
+    public var trickle: Bool
 
-    /// A policy; the defaults accept opus, PCMU, PCMA, VP8 and H264, sendrecv, and data channels.
+    /// A policy; the defaults accept opus, PCMU, PCMA, VP8 and H264, sendrecv, and data channels, ICE-lite.
     public init(
         codecs: [RTPMap] = AnswerPolicy.defaultCodecs, rejectedKinds: Set<String> = [],
         directions: [String: MediaDirection] = [:], headerExtensions: Set<String> = AnswerPolicy.defaultHeaderExtensions,
-        address: String = "0.0.0.0", port: Int = 9, candidates: [CandidateAttribute] = [], acceptsDataChannels: Bool = true
+        address: String = "0.0.0.0", port: Int = 9, candidates: [CandidateAttribute] = [], acceptsDataChannels: Bool = true,
+        trickle: Bool = false
     ) {
         self.codecs = codecs
         self.rejectedKinds = rejectedKinds
@@ -37,6 +43,7 @@ public struct AnswerPolicy: Hashable, Sendable {
         self.port = port
         self.candidates = candidates
         self.acceptsDataChannels = acceptsDataChannels
+        self.trickle = trickle
     }
 
     /// opus/48000/2, PCMU, PCMA, telephone-event, VP8, VP9, H264 (payload types are placeholders: the

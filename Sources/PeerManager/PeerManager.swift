@@ -88,13 +88,14 @@ public actor PeerManager {
     }
 
     /// Applies a remote offer, answers it as the media server does (``AnswerBuilder``) and returns the answer.
-    public func processOffer(_ sdp: String, for id: String) throws(PeerManagerError) -> String {
+    /// - Parameter policy: the answer policy for this offer; the registry's own when `nil`.
+    public func processOffer(_ sdp: String, for id: String, policy: AnswerPolicy? = nil) throws(PeerManagerError) -> String {
         var entry = entries[id] ?? newEntry()
         _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.offer, sdp: sdp) }
         entry.sessionVersion += 1
         guard let offer = entry.connection.remoteDescription?.description else { throw .unknownConnection(id) }
         let answer = AnswerBuilder.answer(
-            to: offer, policy: answerPolicy, credentials: entry.credentials, fingerprint: entry.fingerprint,
+            to: offer, policy: policy ?? answerPolicy, credentials: entry.credentials, fingerprint: entry.fingerprint,
             sessionID: entry.sessionID, sessionVersion: entry.sessionVersion)
         let text = try run(id, &entry) { pc throws(PeerConnectionError) in
             _ = try pc.createAnswer(answer)

@@ -1,4 +1,5 @@
 import JSONRPC
+import Logging
 import RoomProtocol
 
 extension RoomServer {
@@ -37,7 +38,12 @@ extension RoomServer {
                             message: "\(endpoint.endpointName): the endpoint ended while it was created")
         }
         for candidate in created.queued {
-            try await Self.media { try await self.media.addCandidate(candidate, to: endpoint) }
+            // Its onIceCandidate was answered when it was queued: a refusal now must not fail this call.
+            do {
+                try await media.addCandidate(candidate, to: endpoint)
+            } catch {
+                logger.info("queued candidate refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
+            }
         }
         await flush(created.flush + [registry.deliver(answer.candidates, of: endpoint)])
         return RoomResult.sdpAnswer(answer.sdp).json

@@ -3,108 +3,141 @@ import RoomProtocol
 import SDP
 import SignalingSupport
 
-/// A ``MediaBackend`` without media: every endpoint answers its offer with PeerManager's ``PeerManager/AnswerBuilder``
-/// (ICE-lite, DTLS fingerprint, codecs intersected with the offer) and has one host candidate on its own port at
-/// ``address`` (127.0.0.1 by default). No packet is ever sent. It is the backend of the integration tests and of
-/// applications that only need signaling.
+/// The default ``MediaBackend``: signaling-complete endpoints that carry no media, for tests, demos and clients
+/// under development.
 ///
-/// The candidate is both inlined in the answer (ICE-lite, JSEP-SDP §2.3) and returned in
-/// ``MediaAnswer/candidates``, so the server also trickles it as `iceCandidate` (PROTOCOL §3) under the
-/// endpoint's `endpointName`. Directions follow Kurento: a publisher endpoint only receives unless `doLoopback`
-/// asks for the stream back; a subscriber endpoint only sends.
+/// Each endpoint is one connection of a PeerManager ``PeerManager/PeerManager``: the client's offer is applied
+/// as its remote description and answered with ``PeerManager/AnswerBuilder``, and client candidates are
+/// validated against that remote description (a candidate for an unknown `sdpMid`, or of another ICE
+/// generation's `ufrag`, is refused with 304 MEDIA_WEBRTC_ENDPOINT; one that ``RoomServer`` had queued is only
+/// logged, since its `onIceCandidate` was answered already).
+///
+/// **ICE.** The simulated side is a *full ICE agent that trickles*, like Kurento Media Server: its answers carry
+/// session-level `a=ice-options:trickle`, no `a=ice-lite`, no candidates and no `a=end-of-candidates`
+/// (JSEP-SDP §2.3). Its candidates come back in ``MediaAnswer/candidates``, which ``RoomServer`` sends to the
+/// endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address`` per transport, on its
+/// own port, with the `mid` and index of its m-line and the answer's `ufrag`. The bundled m-lines share one
+/// transport, whose candidate is on the answer's tagged (first bundled) m-line (RFC 9143 §7.3); every other accepted
+/// m-line has its own. No socket is opened on those ports.
+///
+/// **Directions.** A publisher receives the client's media, and sends it back only with `doLoopback`; a
+/// subscriber sends the publisher's media. The answer intersects that with the offered direction.
+///
+/// Candidates that arrive before an endpoint exists are queued by ``RoomServer``, not here.
+///
+/// A ``MediaEndpointID`` names an endpoint, not one creation of it: after `unpublishVideo` a new publish of the
+/// same user may be created before the old endpoint's ``release(_:)`` arrives. Each creation is therefore its own
+/// connection; ``release(_:)`` ends the oldest one of that name, and candidates go to the newest.
 public final class SimulatedMediaBackend: MediaBackend {
-    private struct State {
-        var nextPort: Int
-        var endpoints: [MediaEndpointID: Int] = [:]
-        var candidates: [MediaEndpointID: Int] = [:]
-    }
-
-    /// The address of every endpoint's candidate.
+    /// The address of the simulated endpoints' host candidates.
     public let address: String
-    /// The codecs, header extensions and data-channel support of every answer (address, port, candidates and
-    /// directions are set per endpoint).
-    public let policy: AnswerPolicy
-    private let state: LockedValue<State>
+    private let peers: PeerManager
+    /// The next candidate port, the number of connections made, and each endpoint's connections, oldest first.
+    private let state: LockedValue<(port: Int, made: Int, connections: [MediaEndpointID: [String]])>
+    private let portRange: ClosedRange<Int>
 
     /// Creates a backend.
     /// - Parameters:
-    ///   - address: The candidates' address. Default `127.0.0.1`.
-    ///   - firstPort: The port of the first endpoint; each further endpoint takes the next one.
-    ///   - policy: What the answers accept.
-    public init(address: String = "127.0.0.1", firstPort: Int = 40000, policy: AnswerPolicy = AnswerPolicy()) {
+    ///   - address: The address of the host candidates. Default `127.0.0.1`.
+    ///   - ports: The ports handed out to candidates, in turn (wrapping around). Default 50000…59999.
+    ///   - generator: The source of ICE credentials, fingerprints and session ids (inject a seeded one in
+    ///     tests).
+    public init(address: String = "127.0.0.1", ports: ClosedRange<Int> = 50000...59999,
+                generator: sending any RandomNumberGenerator = SystemRandomNumberGenerator()) {
         self.address = address
-        self.policy = policy
-        state = LockedValue(State(nextPort: firstPort))
+        portRange = ports
+        state = LockedValue((ports.lowerBound, 0, [:]))
+        peers = PeerManager(generator: generator)
     }
 
-    /// The endpoints that exist now.
-    public var endpoints: Set<MediaEndpointID> { state.withLock { Set($0.endpoints.keys) } }
+    /// The endpoints that exist (created and not released), sorted by description; an endpoint created again
+    /// before its release appears twice.
+    public var endpoints: [MediaEndpointID] {
+        state.withLock { s in s.connections.flatMap { endpoint, ids in ids.map { _ in endpoint } } }
+            .sorted { $0.description < $1.description }
+    }
 
-    /// The client candidates added to `endpoint` so far.
-    public func candidateCount(of endpoint: MediaEndpointID) -> Int { state.withLock { $0.candidates[endpoint] ?? 0 } }
+    /// The remote description of `endpoint` (its newest creation): the client's offer with the candidates
+    /// applied to it since; `nil` when the endpoint does not exist.
+    public func remoteDescription(of endpoint: MediaEndpointID) async -> SessionDescription? {
+        guard let id = connection(of: endpoint) else { return nil }
+        return await peers.connection(id)?.remoteDescription?.description
+    }
 
-    /// Answers a publisher offer: receive-only, or send-receive with `loopback`.
     public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool)
         async throws -> MediaAnswer
     {
-        try answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
+        try await answer(endpoint, offer: offer, direction: loopback ? .sendrecv : .recvonly)
     }
 
-    /// Answers a subscriber offer: send-only.
     public func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
-        try answer(endpoint, offer: offer, direction: .sendonly)
+        try await answer(endpoint, offer: offer, direction: .sendonly)
     }
 
-    /// Counts a client candidate; 303 for an endpoint that does not exist.
     public func addCandidate(_ candidate: MediaCandidate, to endpoint: MediaEndpointID) async throws {
-        try state.withLock { s in
-            guard s.endpoints[endpoint] != nil else {
-                throw RoomError(.mediaEndpoint, message: "no endpoint \(endpoint)")
-            }
-            s.candidates[endpoint, default: 0] += 1
-        }
-    }
-
-    /// Forgets the endpoint.
-    public func release(_ endpoint: MediaEndpointID) async {
-        state.withLock { s in
-            s.endpoints[endpoint] = nil
-            s.candidates[endpoint] = nil
-        }
-    }
-
-    private func answer(_ endpoint: MediaEndpointID, offer text: String, direction: MediaDirection)
-        throws -> MediaAnswer
-    {
-        let offer: SessionDescription
+        let ice = IceCandidate(candidate: candidate.candidate, sdpMid: candidate.sdpMid,
+                               sdpMLineIndex: candidate.sdpMLineIndex)
         do {
-            offer = try SessionDescription(parsing: text)
+            guard let id = connection(of: endpoint) else { throw PeerManagerError.unknownConnection("\(endpoint)") }
+            try await peers.addICECandidate(ice, for: id)
         } catch {
-            throw RoomError(.mediaSDP, message: "the offer of \(endpoint.endpointName) is not valid SDP: \(error)")
+            throw RoomError(.mediaWebRTCEndpoint, message: "\(endpoint.endpointName): candidate refused: \(error)")
         }
-        let port = state.withLock { s -> Int in
-            defer { s.nextPort += 1 }
-            s.endpoints[endpoint] = s.nextPort
-            return s.nextPort
+    }
+
+    public func release(_ endpoint: MediaEndpointID) async {
+        let oldest = state.withLock { s -> String? in
+            guard var ids = s.connections[endpoint], !ids.isEmpty else { return nil }
+            defer { s.connections[endpoint] = ids.isEmpty ? nil : ids }
+            return ids.removeFirst()
         }
-        let candidate = CandidateAttribute(foundation: "1", priority: 2_113_937_151, address: address, port: port,
-                                           type: .host)
-        var policy = self.policy
-        policy.address = address
-        policy.port = port
-        policy.candidates = [candidate]
-        policy.directions = ["audio": direction, "video": direction]
-        var random = SystemRandomNumberGenerator()
-        let answer = AnswerBuilder.answer(
-            to: offer, policy: policy, credentials: .random(using: &random),
-            fingerprint: .randomSHA256(using: &random), sessionID: UInt64.random(in: 1...(1 << 62), using: &random))
-        guard let index = answer.media.firstIndex(where: { $0.port != 0 }) else {
-            state.withLock { _ = $0.endpoints.removeValue(forKey: endpoint) }
-            throw RoomError(.mediaSDP,
-                            message: "no media section of \(endpoint.endpointName)'s offer could be accepted")
+        if let oldest { await peers.closeConnection(oldest) }
+    }
+
+    /// The connection of the newest creation of `endpoint`.
+    private func connection(of endpoint: MediaEndpointID) -> String? {
+        state.withLock { $0.connections[endpoint]?.last }
+    }
+
+    /// Answers `offer` on the connection of `endpoint` and makes its server candidates.
+    private func answer(_ endpoint: MediaEndpointID, offer: String, direction: MediaDirection) async throws
+        -> MediaAnswer
+    {
+        let id = state.withLock { s -> String in
+            s.made += 1
+            return "\(endpoint) #\(s.made)"
         }
-        let trickled = MediaCandidate(candidate: candidate.description, sdpMid: answer.media[index].mid ?? "",
-                                      sdpMLineIndex: index)
-        return MediaAnswer(sdp: answer.serialized(), candidates: [trickled])
+        let policy = AnswerPolicy(directions: ["audio": direction, "video": direction], trickle: true)
+        let sdp = try await peers.processOffer(offer, for: id, policy: policy)
+        guard let answer = await peers.connection(id)?.localDescription?.description else {
+            throw RoomError(.mediaEndpoint,
+                            message: "\(endpoint.endpointName): the endpoint closed while it was created")
+        }
+        state.withLock { $0.connections[endpoint, default: []].append(id) }
+        return MediaAnswer(sdp: sdp, candidates: candidates(for: answer))
+    }
+
+    /// One host candidate per transport of `answer`: the tagged m-line of each BUNDLE group, and every accepted
+    /// m-line outside the groups.
+    private func candidates(for answer: SessionDescription) -> [MediaCandidate] {
+        let bundled = Set(answer.bundleGroups.flatMap(\.mids))
+        let tagged = Set(answer.bundleGroups.compactMap(\.mids.first))
+        return answer.media.indices.compactMap { index -> MediaCandidate? in
+            let section = answer.media[index]
+            guard section.port != 0, let ufrag = answer.effectiveIceUfrag(ofMediaAt: index) else { return nil }
+            if let mid = section.mid, bundled.contains(mid), !tagged.contains(mid) { return nil }
+            // RFC 8445 §5.1.2.1: host type preference 126, local preference 65535, component 1.
+            let host = CandidateAttribute(
+                foundation: "1", priority: 2_130_706_431, address: address, port: nextPort(), type: .host,
+                extensions: [.init(name: "generation", value: "0"), .init(name: "ufrag", value: ufrag)])
+            return MediaCandidate(candidate: host.description, sdpMid: section.mid ?? "", sdpMLineIndex: index)
+        }
+    }
+
+    private func nextPort() -> Int {
+        state.withLock { s in
+            defer { s.port = s.port >= portRange.upperBound ? portRange.lowerBound : s.port + 1 }
+            return s.port
+        }
     }
 }

@@ -97,6 +97,15 @@ import Testing
         #expect(answer.media[0].rtcpMux)
     }
 
+    @Test func aTricklingAnswererAnnouncesTrickleAndInlinesNothing() throws {
+        let offer = try SDPFiles.fixture("chrome-offer.sdp")
+        let host = try CandidateAttribute(parsing: "candidate:1 1 udp 2130706431 203.0.113.7 40000 typ host")
+        let answer = Self.answer(offer, policy: AnswerPolicy(candidates: [host], trickle: true))
+        #expect(!answer.iceLite && answer.iceOptions == ["trickle"])
+        #expect(answer.media.allSatisfy { !$0.endOfCandidates && $0.candidates.isEmpty && $0.iceOptions.isEmpty })
+        #expect(AnswerChecker.violations(offer: offer, answer: answer) == [])
+    }
+
     @Test func offeredSimulcastIsReceivedWithReversedRids() throws {
         let offer = try SDPFiles.fixture("chrome-offer.sdp")
         let video = Self.answer(offer).media[1]
