@@ -41,6 +41,7 @@ public final class JSONRPCClient: Sendable {
     let notificationHub: Broadcast<RPCNotification>
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
     let eventHub = Broadcast<Event>(bufferLimit: 4096)
+    let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
     var logger: Logger { configuration.logger }
 
     /// Creates a client that opens its connections through `transport`. Nothing is sent until ``connect()``
