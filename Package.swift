@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
+        .library(name: "RoomClient", targets: ["RoomClient"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
@@ -55,6 +56,15 @@ let package = Package(
         .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
+        // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
+        .target(
+            name: "RoomClient",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -93,6 +103,11 @@ let package = Package(
             name: "RoomProtocolTests",
             dependencies: ["RoomProtocol", "JSONRPC", "TestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RoomClientTests",
+            dependencies: ["RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "TestSupport"],
             swiftSettings: strict
         ),
     ]

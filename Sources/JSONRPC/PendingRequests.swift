@@ -17,7 +17,7 @@ final class PendingRequests: Sendable {
         let text: String
         let transmit: Transmit
         let outcome: OneShot<Outcome>
-        /// Runs on a successful outcome before the waiters resume (``register(id:method:text:timeout:retries:onSuccess:transmit:)``).
+        /// Runs on a successful outcome before the waiters resume (see `register`).
         let onSuccess: (@Sendable (JSONValue) -> Void)?
         var attempts: Int
         var timeout: Duration
