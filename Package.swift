@@ -107,7 +107,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RoomClientTests",
-            dependencies: ["RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "TestSupport"],
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

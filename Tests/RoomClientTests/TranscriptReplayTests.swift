@@ -24,8 +24,8 @@ struct TranscriptReplayTests {
         // When she joins, publishes and trickles her candidate
         let peers = try await client.join()
         let answer = try await client.publishVideo(sdpOffer: "v=0\r\n...", loopback: false)
-        let local = IceCandidate(candidate: "candidate:2023387037 1 udp 2122260223 192.168.1.10 48156 typ host generation 0",
-                                 sdpMid: "audio", sdpMLineIndex: 0)
+        let line = "candidate:2023387037 1 udp 2122260223 192.168.1.10 48156 typ host generation 0"
+        let local = IceCandidate(candidate: line, sdpMid: "audio", sdpMLineIndex: 0)
         try await client.sendICECandidate(local, for: .publisher)
 
         // Then the join listed nobody, the answer is the server's, and the notifications arrive in wire order
@@ -73,8 +73,8 @@ struct TranscriptReplayTests {
 
         // When he trickles a candidate the transcript never answers, and leaves
         let ice = Task {
-            try await client.sendICECandidate(IceCandidate(candidate: "candidate:...", sdpMid: "video", sdpMLineIndex: 1),
-                                              for: .subscriber(to: "alice"))
+            let candidate = IceCandidate(candidate: "candidate:...", sdpMid: "video", sdpMLineIndex: 1)
+            try await client.sendICECandidate(candidate, for: .subscriber(to: "alice"))
         }
         try await waitUntil("onIceCandidate sent") { peer.requestsReceived >= 3 }
         try await client.leave()
