@@ -96,10 +96,11 @@ public final class RoomClient: Sendable {
     /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
 
-    /// Applies a state change of the connection: once disconnected, the client is no longer in the room.
+    /// Applies a state change of the connection: once disconnected, the client is no longer in the room. States
+    /// arrive from another task, so a `disconnected` that a new connection has overtaken resets nothing.
     private func apply(_ connectionState: ConnectionState) {
         state.withLock { s in
-            if case .disconnected = connectionState { s.model.reset() }
+            if case .disconnected = connectionState, case .disconnected = rpc.connectionState { s.model.reset() }
             eventHub.publish(.connectionStateChanged(connectionState))
         }
     }
