@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
+        .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
     dependencies: [
@@ -68,6 +69,14 @@ let package = Package(
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-join",
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
