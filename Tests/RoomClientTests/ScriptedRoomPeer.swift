@@ -19,21 +19,32 @@ final class ScriptedRoomPeer: MessageTransport {
         let description: String
     }
 
-    private let clientEnd: LocalMessageConnection
-    let serverEnd: LocalMessageConnection
+    private let clientEnd: LocalMessageConnection?
+    let serverEnd: any MessageConnection
     private let handedOut = LockedValue(false)
     private let requestCount = LockedValue(0)
 
     /// How many requests the client has sent so far.
     var requestsReceived: Int { requestCount.withLock { $0 } }
 
+    /// A peer on an in-memory pair, whose client end ``connect()`` hands out.
     init() {
-        (clientEnd, serverEnd) = LocalMessageConnection.pair()
+        let (client, server) = LocalMessageConnection.pair()
+        clientEnd = client
+        serverEnd = server
+    }
+
+    /// A peer on a connection a real server accepted (for tests of the `room-join` binary); it is no transport.
+    init(accepted connection: any MessageConnection) {
+        clientEnd = nil
+        serverEnd = connection
     }
 
     func connect() async throws -> any MessageConnection {
         let first = handedOut.withLock { taken in defer { taken = true }; return !taken }
-        guard first else { throw ConnectionEnd(code: 1006, reason: "scripted peer accepts one connection") }
+        guard first, let clientEnd else {
+            throw ConnectionEnd(code: 1006, reason: "scripted peer accepts one connection")
+        }
         return clientEnd
     }
 
