@@ -26,6 +26,13 @@ struct RoomJoin: AsyncParsableCommand {
     @Option(help: "Your user name (no '_').")
     var user: String
 
+    @Option(help: "Seconds to wait for each response (the first attempt; the retry doubles it).")
+    var timeout: Double = 5
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+    }
+
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
     static func main() async {
         do {
@@ -45,7 +52,8 @@ struct RoomJoin: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = RoomClient(room: Room(username: user, roomName: room, url: url))
+        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
+                                configuration: .init(requestTimeout: .milliseconds(Int(timeout * 1000))))
         let events = client.events
         do {
             try await client.connect()

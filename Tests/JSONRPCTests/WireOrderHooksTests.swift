@@ -7,10 +7,13 @@ import Testing
 @Suite struct WireOrderHooksTests {
     struct Refused: Error {}
 
+    /// The tests wait on messages: a loaded machine must not time calls out.
+    static let patient = JSONRPCClient.Configuration(requestTimeout: .seconds(120))
+
     @Test func appliedResultSeesEarlierNotificationsAndPrecedesLaterOnes() async throws {
         // Given a client whose observer logs notifications, and a raw peer
         let (near, far) = LocalMessageConnection.pair()
-        let client = JSONRPCClient(transport: FixedTransport(connection: near))
+        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
         let log = LockedBox<[String]>([])
         client.observeNotifications { notification in log.mutate { $0.append(notification.method) } }
         let peer = RawPeer(connection: far)
@@ -32,7 +35,7 @@ import Testing
 
     @Test func applyRunsOnlyForResultsAndItsErrorBecomesInvalidResponse() async throws {
         let (near, far) = LocalMessageConnection.pair()
-        let client = JSONRPCClient(transport: FixedTransport(connection: near))
+        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
         let peer = RawPeer(connection: far)
         let applied = LockedBox(0)
 

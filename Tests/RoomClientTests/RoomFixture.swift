@@ -8,7 +8,10 @@ struct RoomFixture {
     let client: RoomClient
     let recorder: EventRecorder
 
-    init(username: String = "alice", configuration: RoomClient.Configuration = .init()) {
+    /// Long timeouts and no retries: the tests wait on events, and a loaded machine must not time calls out.
+    static let patient = RoomClient.Configuration(requestTimeout: .seconds(120), retries: 0)
+
+    init(username: String = "alice", configuration: RoomClient.Configuration = patient) {
         client = RoomClient(room: Room(username: username, roomName: "room1", url: "ws://scripted/room"),
                             transport: peer, configuration: configuration)
         recorder = EventRecorder(client)

@@ -17,7 +17,9 @@ struct RoomJoinCLITests {
                 return
             }
         }
-        let result = try await RoomJoinProcess.run([server.url + "/room", "--room", "room1", "--user", "alice"])
+        let result = try await RoomJoinProcess.run([
+            server.url + "/room", "--room", "room1", "--user", "alice", "--timeout", "120",
+        ])
         try await served.value
         await server.shutdown()
         return result

@@ -17,7 +17,7 @@ struct TranscriptReplayTests {
         // Given alice's side of the session, played by a raw peer
         let peer = ScriptedRoomPeer()
         let client = RoomClient(room: Room(username: "alice", roomName: "room1", url: "ws://transcript/room"),
-                                transport: peer)
+                                transport: peer, configuration: RoomFixture.patient)
         let recorder = EventRecorder(client)
         let script = Task { try await peer.replay(transcript.session("alice")) }
 
@@ -52,7 +52,7 @@ struct TranscriptReplayTests {
         // Given bob's side, after which the server closes his socket (PROTOCOL §3)
         let peer = ScriptedRoomPeer()
         let client = RoomClient(room: Room(username: "bob", roomName: "room1", url: "ws://transcript/room"),
-                                transport: peer)
+                                transport: peer, configuration: RoomFixture.patient)
         let recorder = EventRecorder(client)
         let script = Task {
             try await peer.replay(transcript.session("bob"))
@@ -93,7 +93,7 @@ struct TranscriptReplayTests {
     func secondBob() async throws {
         let peer = ScriptedRoomPeer()
         let client = RoomClient(room: Room(username: "bob", roomName: "room1", url: "ws://transcript/room"),
-                                transport: peer)
+                                transport: peer, configuration: RoomFixture.patient)
         let script = Task { try await peer.replay(transcript.session("bob2")) }
 
         let error = await #expect(throws: RoomError.self) { try await client.join() }
