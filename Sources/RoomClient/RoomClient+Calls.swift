@@ -15,7 +15,6 @@ extension RoomClient {
     /// server evicts a participant whose socket closed (PROTOCOL §3).
     public func disconnect() async {
         await rpc.close(code: 1000, reason: "client disconnected")
-        state.withLock { $0.model.reset() }
     }
 
     /// Joins the room (`joinRoom`) and returns the participants already in it, without the local user.

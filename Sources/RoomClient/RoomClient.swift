@@ -53,17 +53,7 @@ public final class RoomClient: Sendable {
         rpc = JSONRPCClient(transport: transport, configuration: configuration.rpc)
         eventHub = Broadcast(bufferLimit: configuration.eventBufferLimit)
         rpc.observeNotifications { [weak self] notification in self?.apply(notification) }
-        let states = rpc.connectionStates
-        Task { [weak self] in
-            // The first element replays the state at creation; only changes are events.
-            var isReplay = true
-            for try await connectionState in states {
-                defer { isReplay = false }
-                guard !isReplay else { continue }
-                guard let self else { return }
-                self.apply(connectionState)
-            }
-        }
+        rpc.observeConnectionStates { [weak self] connectionState in self?.apply(connectionState) }
     }
 
     deinit {
@@ -96,11 +86,11 @@ public final class RoomClient: Sendable {
     /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
 
-    /// Applies a state change of the connection: once disconnected, the client is no longer in the room. States
-    /// arrive from another task, so a `disconnected` that a new connection has overtaken resets nothing.
+    /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is
+    /// no longer in the room. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
     private func apply(_ connectionState: ConnectionState) {
         state.withLock { s in
-            if case .disconnected = connectionState, case .disconnected = rpc.connectionState { s.model.reset() }
+            if case .disconnected = connectionState { s.model.reset() }
             eventHub.publish(.connectionStateChanged(connectionState))
         }
     }

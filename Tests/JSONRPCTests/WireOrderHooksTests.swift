@@ -57,4 +57,22 @@ import Testing
         await #expect { try await failed.value } throws: { ($0 as? RPCError)?.remoteError?.code == 7 }
         #expect(applied.value == 1)
     }
+
+    @Test func stateObserversSeeEveryChangeInOrderWithTheNotifications() async throws {
+        // Given a client whose observers log notifications and state changes into one log
+        let (near, far) = LocalMessageConnection.pair()
+        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
+        let log = LockedBox<[String]>([])
+        client.observeNotifications { notification in log.mutate { $0.append(notification.method) } }
+        client.observeConnectionStates { state in log.mutate { $0.append("\(state)") } }
+
+        // When it connects, and the peer sends a notification and closes
+        try await client.connect()
+        try await far.send(#"{"jsonrpc":"2.0","method":"last"}"#)
+        await far.close(code: 1000, reason: "bye")
+
+        // Then the drop comes after the notification that preceded it
+        try await waitUntil("the drop") { log.value.count == 4 }
+        #expect(log.value == ["connecting", "connected", "last", "disconnected (closed (1000): bye)"])
+    }
 }

@@ -87,6 +87,31 @@ struct RoomClientFacesTests {
         #expect(room.recorder.connectionStates == [.connecting, .connected, .disconnected(end)])
     }
 
+    @Test("a dropped connection is an event after the notifications before it, and empties the peers model")
+    func dropAfterNotifications() async throws {
+        let room = RoomFixture()
+        try await room.join(participants: #"[{"id":"bob"}]"#)
+        let events = room.client.events
+
+        try await room.peer.notify("participantJoined", params: #"{"id":"carol"}"#)
+        await room.peer.serverEnd.close(code: 1001, reason: "going away")
+
+        let received = try await withDeadline(.seconds(10), "two events") {
+            var received: [RoomEvent] = []
+            for try await event in events {
+                received.append(event)
+                if received.count == 2 { break }
+            }
+            return received
+        }
+        #expect(received == [
+            .participantJoined(Peer(identifier: "carol")),
+            .connectionStateChanged(.disconnected(ConnectionEnd(code: 1001, reason: "going away"))),
+        ])
+        #expect(room.client.peers.isEmpty)
+        #expect(!room.client.isJoined)
+    }
+
     @Test("the auth token becomes an Authorization: Bearer header, replacing any other")
     func bearerToken() {
         var webSocket = WebSocketClientConfigurationProbe.withAuthorizationHeader("Basic old")
