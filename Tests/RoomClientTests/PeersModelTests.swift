@@ -77,6 +77,18 @@ struct PeersModelTests {
         #expect(room.client.peers == [Peer(identifier: "bob"), Peer(identifier: "carol")])
     }
 
+    @Test("events are multicast: every subscriber sees every event, in the same order")
+    func multicast() async throws {
+        let room = RoomFixture()
+        let second = EventRecorder(room.client)
+        try await room.join()
+        for name in ["b", "c", "d"] { try await room.peer.notify("participantJoined", params: #"{"id":"\#(name)"}"#) }
+
+        let first = try await room.recorder.waitForRoomEvents(3)
+        #expect(try await second.waitForRoomEvents(3) == first)
+        #expect(first == ["b", "c", "d"].map { .participantJoined(Peer(identifier: $0)) })
+    }
+
     @Test("every Room notification becomes its typed event, in wire order")
     func everyNotification() async throws {
         let room = RoomFixture()
