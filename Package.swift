@@ -17,7 +17,9 @@ let package = Package(
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
+        .library(name: "RoomClient", targets: ["RoomClient"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
+        .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
     dependencies: [
@@ -65,9 +67,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
+        .target(
+            name: "RoomClient",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-join",
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -110,6 +129,13 @@ let package = Package(
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
                 "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RoomClientTests",
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -19,10 +19,35 @@ extension JSONRPCClient {
         try await perform(method, params: params, timeout: timeout)
     }
 
+    /// Calls `method` and hands its result to `apply` **in wire order**: `apply` runs synchronously in the
+    /// receive loop, after every notification that arrived before the response was published (and seen by
+    /// ``observeNotifications(_:)``'s observers) and before any later message is handled. The call returns what
+    /// `apply` returned. Layers that keep state from both results and notifications (a room's participants)
+    /// use it so that a notification right after a response can never be overwritten by that response.
+    ///
+    /// `apply` must be quick and must not block; it runs only for a result, never for an error.
+    /// - Throws: ``RPCError``; an error thrown by `apply` becomes ``RPCError/invalidResponse(_:)``.
+    public func call<T: Sendable>(
+        _ method: String, params: JSONValue? = nil, timeout: Duration? = nil,
+        applying apply: @escaping @Sendable (JSONValue) throws -> T
+    ) async throws -> T {
+        let applied = LockedValue<Result<T, any Error>?>(nil)
+        _ = try await perform(method, params: params, timeout: timeout) { result in
+            let outcome = Result { try apply(result) }
+            applied.withLock { $0 = outcome }
+        }
+        switch applied.withLock({ $0 }) {
+        case .success(let value)?: return value
+        case .failure(let error)?: throw error as? RPCError ?? RPCError.invalidResponse("\(error)")
+        case nil: throw RPCError.invalidResponse("the result of '\(method)' was not applied")
+        }
+    }
+
     /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
-    func perform(_ method: String, params: JSONValue?, timeout: Duration?) async throws -> JSONValue {
+    func perform(_ method: String, params: JSONValue?, timeout: Duration?,
+                 onSuccess: (@Sendable (JSONValue) -> Void)? = nil) async throws -> JSONValue {
         if Task.isCancelled { throw RPCError.cancelled }
-        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout)
+        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, onSuccess: onSuccess)
         return try await withTaskCancellationHandler {
             await dispatch(text, completing: [id])
             return try await outcome.wait().get()
@@ -97,13 +122,15 @@ extension JSONRPCClient {
     public var pendingRequestIDs: [RequestID] { pending.ids }
 
     /// Allocates an id and registers the request (with its timer) before anything is sent (LWS-NOTES §5).
-    func startRequest(_ method: String, params: JSONValue?, timeout: Duration?)
+    func startRequest(_ method: String, params: JSONValue?, timeout: Duration?,
+                      onSuccess: (@Sendable (JSONValue) -> Void)? = nil)
         -> (RequestID, OneShot<PendingRequests.Outcome>, String)
     {
         let id = RequestID.number(ids.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
         let outcome = pending.register(id: id, method: method, text: text,
-                                       timeout: timeout ?? configuration.requestTimeout) { [weak self] text in
+                                       timeout: timeout ?? configuration.requestTimeout,
+                                       onSuccess: onSuccess) { [weak self] text in
             try await self?.transmit(text)
         }
         return (id, outcome, text)

@@ -46,6 +46,7 @@ extension JSONRPCClient {
         case .success(.response(let response)):
             accept(response)
         case .success(.notification(let notification)):
+            for observer in notificationObservers.withLock({ $0 }) { observer(notification) }
             notificationHub.publish(notification)
         case .success(.request(let request)):
             eventHub.publish(.request(request))
@@ -97,6 +98,14 @@ extension JSONRPCClient {
         } catch {
             return .error(MethodRouter<RPCRequest>.errorObject(for: error) ?? .internalError("\(error)"), id: request.id)
         }
+    }
+
+    /// Registers `observer`, called synchronously in the receive loop for every notification, in wire order,
+    /// before the notification is published on ``notifications`` and before any later message is handled.
+    /// It is for layers built on this client that keep state from notifications (DESIGN §2: state is updated
+    /// before the event is published); it must be quick and must not block. Observers cannot be removed.
+    public func observeNotifications(_ observer: @escaping @Sendable (RPCNotification) -> Void) {
+        notificationObservers.withLock { $0.append(observer) }
     }
 
     /// Logs a failure and hands it to the delegate face.

@@ -41,6 +41,8 @@ public final class JSONRPCClient: Sendable {
     let notificationHub: Broadcast<RPCNotification>
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
     let eventHub = Broadcast<Event>(bufferLimit: 4096)
+    let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
+    let stateObservers = LockedValue<[@Sendable (ConnectionState) -> Void]>([])
     var logger: Logger { configuration.logger }
 
     /// Creates a client that opens its connections through `transport`. Nothing is sent until ``connect()``
@@ -153,10 +155,21 @@ public final class JSONRPCClient: Sendable {
 
     /// Publishes a state change; under the lock so that subscribers see changes in the order they happened.
     func setState(_ new: ConnectionState) {
+        let observers = stateObservers.withLock { $0 }
         state.withLock { s in
             s.connectionState = new
+            for observer in observers { observer(new) }
             stateHub.publish(new)
         }
+    }
+
+    /// Registers `observer`, called synchronously with every later connection-state change, in order, before the
+    /// change is published on ``connectionStates``. A drop is reported from the receive loop after every message
+    /// that arrived before it was handled. It is for layers built on this client that keep state in one order
+    /// with the notifications (see ``observeNotifications(_:)``). It runs under the client's lock: it must be
+    /// quick, must not block, and must not call this client. Observers cannot be removed.
+    public func observeConnectionStates(_ observer: @escaping @Sendable (ConnectionState) -> Void) {
+        stateObservers.withLock { $0.append(observer) }
     }
 
     /// The open connection, connecting first when allowed.

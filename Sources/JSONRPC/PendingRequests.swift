@@ -17,6 +17,8 @@ final class PendingRequests: Sendable {
         let text: String
         let transmit: Transmit
         let outcome: OneShot<Outcome>
+        /// Runs on a successful outcome before the waiters resume (see `register`).
+        let onSuccess: (@Sendable (JSONValue) -> Void)?
         var attempts: Int
         var timeout: Duration
         var timer: (any TimerHandle)?
@@ -32,12 +34,14 @@ final class PendingRequests: Sendable {
 
     /// Registers a request and starts its first timeout. Call this *before* sending, so that a response
     /// arriving before `send` returns still finds its entry (LWS-NOTES §5). Deadlines run from registration
-    /// (DESIGN §5: "request deadlines keep running" while a send waits).
+    /// (DESIGN §5: "request deadlines keep running" while a send waits). `onSuccess` runs synchronously in
+    /// whichever path completes the request with a result (the receive loop), before the waiters resume.
     func register(id: RequestID, method: String, text: String, timeout: Duration, retries: Int? = nil,
+                  onSuccess: (@Sendable (JSONValue) -> Void)? = nil,
                   transmit: @escaping Transmit) -> OneShot<Outcome> {
         let outcome = OneShot<Outcome>()
-        let entry = Entry(method: method, text: text, transmit: transmit, outcome: outcome, attempts: 1,
-                          timeout: timeout, timer: nil)
+        let entry = Entry(method: method, text: text, transmit: transmit, outcome: outcome, onSuccess: onSuccess,
+                          attempts: 1, timeout: timeout, timer: nil)
         entries.withLock { table in
             table[id] = entry
             table[id]?.timer = armTimer(id: id, after: timeout, attempt: 1, retries: retries ?? self.retries)
@@ -80,6 +84,7 @@ final class PendingRequests: Sendable {
     func complete(_ id: RequestID, with outcome: Outcome) -> Bool {
         guard let entry = entries.withLock({ $0.removeValue(forKey: id) }) else { return false }
         entry.timer?.cancel()
+        if case .success(let result) = outcome { entry.onSuccess?(result) }
         return entry.outcome.fulfill(outcome)
     }
 

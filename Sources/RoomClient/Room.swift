@@ -1,0 +1,22 @@
+/// The room a ``RoomClient`` joins: who (``username``), which room (``name``) and where (``url``). The
+/// NBMRoom counterpart (PROTOCOL §4), without its peer set: the participants live in ``RoomClient/peers``.
+public struct Room: Sendable, Hashable {
+    /// The local user's name. A server refuses names that are empty or contain `_` or control characters
+    /// (``RoomProtocol/RoomNaming/validateUserName(_:)``).
+    public var username: String
+    /// The room's name; the server creates the room on first join.
+    public var name: String
+    /// The room server's WebSocket endpoint, e.g. `ws://127.0.0.1:8443/room` or `wss://…/room`.
+    public var url: String
+
+    /// Describes a room to join.
+    /// - Parameters:
+    ///   - username: The local user's name.
+    ///   - roomName: The room's name.
+    ///   - url: The room server's `ws://` or `wss://` endpoint.
+    public init(username: String, roomName: String, url: String) {
+        self.username = username
+        name = roomName
+        self.url = url
+    }
+}

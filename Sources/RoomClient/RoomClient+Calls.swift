@@ -1,0 +1,130 @@
+import JSONRPC
+import RoomProtocol
+import SDP
+import SignalingSupport
+
+extension RoomClient {
+    /// Opens the connection, unless connected already. Calls connect on their own, so this is optional.
+    /// - Throws: ``JSONRPC/RPCError/connectionClosed(_:)`` with the transport's reason.
+    public func connect() async throws {
+        try await rpc.connect()
+    }
+
+    /// Closes the connection (a user-initiated close). Every pending call completes, exactly once, with
+    /// ``JSONRPC/RPCError/connectionClosed(_:)``; the peers model empties. It does not send `leaveRoom`: the
+    /// server evicts a participant whose socket closed (PROTOCOL §3).
+    public func disconnect() async {
+        await rpc.close(code: 1000, reason: "client disconnected")
+    }
+
+    /// Joins the room (`joinRoom`) and returns the participants already in it, without the local user.
+    /// - Parameter dataChannels: Whether the client wants data channels.
+    /// - Throws: ``RoomProtocol/RoomError``, e.g. 104 when the name is taken, or 999 before sending anything
+    ///   when ``Room/username`` is not a valid name; ``JSONRPC/RPCError`` for transport failures.
+    @discardableResult
+    public func join(dataChannels: Bool = false) async throws -> [Peer] {
+        try RoomNaming.validateUserName(room.username)
+        let params = JoinRoomParams(user: room.username, room: room.name, dataChannels: dataChannels)
+        return try await request(.joinRoom(params)) { result, model in
+            guard case .joined(let participants) = result else { return [] }
+            return model.join(participants)
+        }
+    }
+
+    /// Leaves the room (`leaveRoom`). The peers model empties; the server then closes the connection.
+    public func leave() async throws {
+        try await request(.leaveRoom) { _, model in model.reset() }
+    }
+
+    /// Publishes the local stream (`publishVideo`) and returns the server's SDP answer (NBMRoomClient's delegate
+    /// got the offer back, PROTOCOL §4 bug 1).
+    /// - Parameters:
+    ///   - sdpOffer: The local SDP offer.
+    ///   - loopback: Whether the server should send the stream back to the publisher.
+    public func publishVideo(sdpOffer: String, loopback: Bool = false) async throws -> String {
+        let params = PublishVideoParams(sdpOffer: sdpOffer, doLoopback: loopback)
+        return try await request(.publishVideo(params)) { result, model in
+            model.localStreams = [RoomNaming.defaultStreamId]
+            guard case .sdpAnswer(let answer) = result else { return "" }
+            return answer
+        }
+    }
+
+    /// Stops publishing (`unpublishVideo`).
+    public func unpublishVideo() async throws {
+        try await request(.unpublishVideo) { _, model in model.localStreams = [] }
+    }
+
+    /// Subscribes to `peer`'s stream (`receiveVideoFrom`) and returns the server's SDP answer.
+    /// - Parameters:
+    ///   - peer: The publishing participant.
+    ///   - sdpOffer: The local SDP offer for the subscription (receive-only).
+    ///   - streamId: The stream; default the peer's first, or `webcam`.
+    public func receiveVideo(from peer: Peer, sdpOffer: String, streamId: String? = nil) async throws -> String {
+        let params = ReceiveVideoFromParams(sender: sender(of: peer, streamId: streamId), sdpOffer: sdpOffer)
+        return try await request(.receiveVideoFrom(params)) { result, _ in
+            guard case .sdpAnswer(let answer) = result else { return "" }
+            return answer
+        }
+    }
+
+    /// Ends the subscription to `peer`'s stream (`unsubscribeFromVideo`). The server answers `{}`, which is
+    /// success (NBMRoomClient wanted an sdpAnswer and always failed, PROTOCOL §4 bug 2).
+    public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
+        let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
+        try await request(.unsubscribeFromVideo(params)) { _, _ in }
+    }
+
+    /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``RoomProtocol/RoomEndpoint/publisher``
+    /// for the published stream, ``RoomProtocol/RoomEndpoint/subscriber(to:)`` for a subscription. A missing
+    /// `sdpMid` is sent as `""` and a missing `sdpMLineIndex` as 0, as NBMRoomClient did.
+    public func sendICECandidate(_ candidate: IceCandidate, for endpoint: RoomEndpoint) async throws {
+        let wire = RoomIceCandidate(endpointName: endpoint.endpointName(ownName: room.username),
+                                    candidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "",
+                                    sdpMLineIndex: candidate.sdpMLineIndex ?? 0)
+        try await request(.onIceCandidate(wire)) { _, _ in }
+    }
+
+    /// Sends a chat message to the whole room (`sendMessage`); the local user gets it back as an event too.
+    public func sendMessage(_ message: String) async throws {
+        let params = SendMessageParams(message: message, userMessage: room.username, roomMessage: room.name)
+        try await request(.sendMessage(params)) { _, _ in }
+    }
+
+    /// Sends a message to one participant (`sendPrivateMessage`, our extension: a stock Kurento server never
+    /// answers it, so the call times out there).
+    /// - Throws: ``RoomProtocol/RoomError`` 102 when there is no such participant.
+    public func sendPrivateMessage(_ message: String, to user: String) async throws {
+        try await request(.sendPrivateMessage(SendPrivateMessageParams(to: user, message: message))) { _, _ in }
+    }
+
+    /// Sends an application-defined request (`customRequest`) and returns its result without Kurento's
+    /// `sessionId`/`value` wrapping. A stock server answers -1 "Unsupported method" (a ``RoomProtocol/RoomError``).
+    public func customRequest(_ params: JSONValue) async throws -> JSONValue {
+        try await request(.customRequest(params)) { result, _ in
+            guard case .custom(let value) = result else { return .null }
+            return value
+        }
+    }
+
+    /// `peer`'s stream `streamId`, by default its first stream or `webcam`.
+    private func sender(of peer: Peer, streamId: String?) -> StreamSender {
+        StreamSender(user: peer.identifier, streamId: streamId ?? peer.streams.first ?? RoomNaming.defaultStreamId)
+    }
+
+    /// Sends `request`; `apply` runs on its decoded result, under the lock and in wire order (DESIGN §2).
+    @discardableResult
+    func request<T: Sendable>(
+        _ request: RoomRequest, apply: @escaping @Sendable (RoomResult, inout PeersModel) -> T
+    ) async throws -> T {
+        let method = request.method
+        do {
+            return try await rpc.call(method.rawValue, params: request.params) { json in
+                let result = try RoomResult(method: method, result: json)
+                return self.state.withLock { apply(result, &$0.model) }
+            }
+        } catch let error as RPCError {
+            throw RoomError(error) ?? error
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import JSONRPC
+import Logging
+import RoomProtocol
+import SDP
+import SignalingSupport
+
+/// The NBMRoomClientDelegate counterpart (PROTOCOL §4) for the room's events. Every method has an empty default.
+/// Calls arrive on no particular thread, one at a time, in wire order, after the peers model was updated. Call
+/// results are not delegated: use the async API or the completion closures.
+public protocol RoomClientDelegate: AnyObject, Sendable {
+    /// The connection's state changed.
+    func client(_ client: RoomClient, connectionStateChanged state: ConnectionState)
+    /// A participant joined the room.
+    func client(_ client: RoomClient, participantJoined peer: Peer)
+    /// A participant left (or was evicted from) the room.
+    func client(_ client: RoomClient, participantLeft peer: Peer)
+    /// The local user was evicted.
+    func clientWasEvicted(_ client: RoomClient)
+    /// A participant started publishing.
+    func client(_ client: RoomClient, participantPublished peer: Peer)
+    /// A participant stopped publishing.
+    func client(_ client: RoomClient, participantUnpublished peer: Peer)
+    /// The server sent an ICE candidate for one of the local endpoints.
+    func client(_ client: RoomClient, didReceive candidate: IceCandidate, for endpoint: RoomEndpoint)
+    /// A chat message arrived (also the local user's own).
+    func client(_ client: RoomClient, didReceiveMessage message: String, from user: String)
+    /// A private message arrived.
+    func client(_ client: RoomClient, didReceivePrivateMessage message: String, from user: String)
+    /// The server reported a media error.
+    func client(_ client: RoomClient, mediaErrorOccurred description: String)
+    /// The room was closed.
+    func client(_ client: RoomClient, roomWasClosed room: String)
+    /// Any event, including the ones above and notifications outside the Room protocol.
+    func client(_ client: RoomClient, didReceive event: RoomEvent)
+}
+
+/// Empty defaults: a delegate implements only what it needs.
+extension RoomClientDelegate {
+    public func client(_ client: RoomClient, connectionStateChanged state: ConnectionState) {}
+    public func client(_ client: RoomClient, participantJoined peer: Peer) {}
+    public func client(_ client: RoomClient, participantLeft peer: Peer) {}
+    public func clientWasEvicted(_ client: RoomClient) {}
+    public func client(_ client: RoomClient, participantPublished peer: Peer) {}
+    public func client(_ client: RoomClient, participantUnpublished peer: Peer) {}
+    public func client(_ client: RoomClient, didReceive candidate: IceCandidate, for endpoint: RoomEndpoint) {}
+    public func client(_ client: RoomClient, didReceiveMessage message: String, from user: String) {}
+    public func client(_ client: RoomClient, didReceivePrivateMessage message: String, from user: String) {}
+    public func client(_ client: RoomClient, mediaErrorOccurred description: String) {}
+    public func client(_ client: RoomClient, roomWasClosed room: String) {}
+    public func client(_ client: RoomClient, didReceive event: RoomEvent) {}
+}
+
+/// The weakly held delegate and the task feeding it.
+struct RoomClientDelegateSlot {
+    weak var delegate: (any RoomClientDelegate)?
+    var feeder: Task<Void, Never>?
+}
+
+extension RoomClient {
+    /// The delegate, held weakly. Setting it subscribes it to ``events`` from that moment on.
+    public var delegate: (any RoomClientDelegate)? {
+        get { state.withLock { $0.delegate.delegate } }
+        set {
+            let feeder = newValue.map { _ in
+                let events = self.events
+                return Task { [weak self] in
+                    do {
+                        for try await event in events {
+                            guard let self, let delegate = self.delegate else { return }
+                            self.deliver(event, to: delegate)
+                        }
+                    } catch {
+                        self?.logger.error("delegate events ended: \(error)")
+                    }
+                }
+            }
+            let previous = state.withLock { s -> Task<Void, Never>? in
+                defer { s.delegate = RoomClientDelegateSlot(delegate: newValue, feeder: feeder) }
+                return s.delegate.feeder
+            }
+            previous?.cancel()
+        }
+    }
+
+    private func deliver(_ event: RoomEvent, to delegate: any RoomClientDelegate) {
+        switch event {
+        case .connectionStateChanged(let state): delegate.client(self, connectionStateChanged: state)
+        case .participantJoined(let peer): delegate.client(self, participantJoined: peer)
+        case .participantLeft(let peer): delegate.client(self, participantLeft: peer)
+        case .participantEvicted: delegate.clientWasEvicted(self)
+        case .participantPublished(let peer): delegate.client(self, participantPublished: peer)
+        case .participantUnpublished(let peer): delegate.client(self, participantUnpublished: peer)
+        case .iceCandidate(let candidate, let endpoint): delegate.client(self, didReceive: candidate, for: endpoint)
+        case .message(let text, let user): delegate.client(self, didReceiveMessage: text, from: user)
+        case .privateMessage(let text, let user): delegate.client(self, didReceivePrivateMessage: text, from: user)
+        case .mediaError(let description): delegate.client(self, mediaErrorOccurred: description)
+        case .roomClosed(let room): delegate.client(self, roomWasClosed: room)
+        case .customNotification, .invalidNotification: break
+        }
+        delegate.client(self, didReceive: event)
+    }
+}

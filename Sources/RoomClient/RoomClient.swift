@@ -1,0 +1,118 @@
+import JSONRPC
+import Logging
+import RoomProtocol
+import SignalingSupport
+
+/// The Kurento Room client: the NBMRoomClient counterpart (PROTOCOL §4), over a ``JSONRPC/JSONRPCClient``.
+///
+/// ```swift
+/// let client = RoomClient(room: Room(username: "alice", roomName: "demo", url: "ws://127.0.0.1:8443/room"))
+/// let peers = try await client.join()
+/// let answer = try await client.publishVideo(sdpOffer: offer, loopback: false)
+/// for try await event in client.events { print(event) }
+/// ```
+///
+/// - The peers model (``peers``, ``peer(withIdentifier:)``) follows the join result and the notifications in wire
+///   order. Each notification updates it *before* its ``RoomEvent`` is published, and a call's result is
+///   applied (and returned) only after every notification that arrived before its response (DESIGN §2).
+/// - ``events`` is multicast: each access is a new subscriber with a bounded buffer.
+/// - Calls throw ``RoomProtocol/RoomError`` when the server answers with a Room error code, and
+///   ``JSONRPC/RPCError`` otherwise (timeout, connection closed, another JSON-RPC error, a malformed result).
+/// - The NBMRoomClient bugs are not copied: publishing returns the real SDP answer, `unsubscribe` accepts the
+///   server's `{}`, and ``peer(withIdentifier:)`` returns `nil` for unknown ids.
+/// - The delegate (``delegate``) and completion-closure faces are thin adapters over the async API; they are
+///   called on no particular thread.
+public final class RoomClient: Sendable {
+    struct State {
+        var model = PeersModel()
+        var delegate = RoomClientDelegateSlot()
+    }
+
+    /// The room this client joins.
+    public let room: Room
+    /// The settings this client was made with.
+    public let configuration: Configuration
+    let rpc: JSONRPCClient
+    let state = LockedValue(State())
+    let eventHub: Broadcast<RoomEvent>
+    var logger: Logger { configuration.logger }
+
+    /// Creates a client for `room`, connecting to ``Room/url`` over a WebSocket (TLS, headers and the bearer
+    /// token from `configuration`). Nothing is sent until ``connect()`` or the first call.
+    public convenience init(room: Room, configuration: Configuration = .init()) {
+        let transport = WebSocketMessageTransport(url: room.url,
+                                                  configuration: configuration.webSocketWithAuthorization)
+        self.init(room: room, transport: transport, configuration: configuration)
+    }
+
+    /// Creates a client for `room` that opens its connections through `transport` (``Room/url`` is then only
+    /// informative). Tests pass a transport handing out ``JSONRPC/LocalMessageConnection``s.
+    public init(room: Room, transport: any MessageTransport, configuration: Configuration = .init()) {
+        self.room = room
+        self.configuration = configuration
+        rpc = JSONRPCClient(transport: transport, configuration: configuration.rpc)
+        eventHub = Broadcast(bufferLimit: configuration.eventBufferLimit)
+        rpc.observeNotifications { [weak self] notification in self?.apply(notification) }
+        rpc.observeConnectionStates { [weak self] connectionState in self?.apply(connectionState) }
+    }
+
+    deinit {
+        eventHub.finish()
+        state.withLock { $0.delegate.feeder }?.cancel()
+    }
+
+    /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
+    /// with a bounded buffer (``Configuration/eventBufferLimit``); one that falls behind ends with
+    /// ``JSONRPC/BroadcastOverflow``. The sequence ends when the client is released.
+    public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
+
+    /// The other participants, in the order the client learnt of them; empty when not in the room.
+    public var peers: [Peer] { state.withLock { $0.model.peers } }
+
+    /// The participant called `identifier`, or `nil` when there is none (never the local user).
+    public func peer(withIdentifier identifier: String) -> Peer? {
+        state.withLock { $0.model.peer(withIdentifier: identifier) }
+    }
+
+    /// The local user, with the streams it publishes.
+    public var localPeer: Peer { Peer(identifier: room.username, streams: state.withLock { $0.model.localStreams }) }
+
+    /// Whether the local user is in the room (joined, and not left, evicted or disconnected since).
+    public var isJoined: Bool { state.withLock { $0.model.isJoined } }
+
+    /// The connection's current state.
+    public var connectionState: ConnectionState { rpc.connectionState }
+
+    /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
+    public var sessionId: String? { rpc.sessionId }
+
+    /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is
+    /// no longer in the room. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
+    private func apply(_ connectionState: ConnectionState) {
+        state.withLock { s in
+            if case .disconnected = connectionState { s.model.reset() }
+            eventHub.publish(.connectionStateChanged(connectionState))
+        }
+    }
+
+    /// Applies one notification in the receive loop and publishes its event (under the lock, so that state
+    /// changes and events keep one order).
+    private func apply(_ notification: RPCNotification) {
+        guard let method = RoomNotificationMethod(rawValue: notification.method) else {
+            logger.debug("notification outside the Room protocol", metadata: ["method": "\(notification.method)"])
+            eventHub.publish(.customNotification(method: notification.method, params: notification.params))
+            return
+        }
+        let decoded: RoomNotification
+        do {
+            decoded = try RoomNotification(method: method, params: notification.params)
+        } catch {
+            logger.warning("malformed notification: \(error)")
+            eventHub.publish(.invalidNotification(error))
+            return
+        }
+        state.withLock { s in
+            eventHub.publish(s.model.apply(decoded, ownName: room.username))
+        }
+    }
+}

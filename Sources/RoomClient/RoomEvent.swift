@@ -1,0 +1,35 @@
+import JSONRPC
+import RoomProtocol
+import SDP
+
+/// Something that happened in the room: one per server notification, in wire order, plus the connection's state
+/// changes. By the time an event is published, ``RoomClient/peers`` already reflects it (DESIGN §2).
+public enum RoomEvent: Sendable, Hashable {
+    /// `participantJoined`: a participant entered the room (it publishes nothing yet).
+    case participantJoined(Peer)
+    /// `participantLeft`: a participant left or was evicted; the peer as it was before it left.
+    case participantLeft(Peer)
+    /// `participantEvicted`: the local user was evicted from the room (the peers model is now empty).
+    case participantEvicted
+    /// `participantPublished`: a participant started publishing; the peer with its streams.
+    case participantPublished(Peer)
+    /// `participantUnpublished`: a participant stopped publishing; the peer without the stream.
+    case participantUnpublished(Peer)
+    /// `iceCandidate`: a server candidate for one of the local user's endpoints. `endpoint` says which: the
+    /// publisher endpoint, or the subscription to another participant's stream.
+    case iceCandidate(IceCandidate, endpoint: RoomEndpoint)
+    /// `sendMessage`: a chat message to the whole room (the sender gets its own message too).
+    case message(String, from: String)
+    /// `privateMessage` (extension): a message to the local user only.
+    case privateMessage(String, from: String)
+    /// `mediaError`: the server's description of a media failure.
+    case mediaError(String)
+    /// `roomClosed`: the application closed the room (the peers model is now empty).
+    case roomClosed(room: String)
+    /// A notification outside the Room protocol (e.g. the Kurento demo's `custonNotification`), as received.
+    case customNotification(method: String, params: JSONValue?)
+    /// A Room notification whose params do not have the PROTOCOL §3 shape; it changed nothing.
+    case invalidNotification(RoomDecodingError)
+    /// The connection's state changed.
+    case connectionStateChanged(ConnectionState)
+}

@@ -1,0 +1,69 @@
+import JSONRPC
+import TestSupport
+import Testing
+import WebSocketTransport
+
+/// The built `room-join` binary against a scripted room peer behind a real WebSocket server (basic run).
+@Suite("room-join basic run")
+struct RoomJoinCLITests {
+    /// Starts a WebSocket server, runs `room-join` against it and plays `script` on the connection it accepts.
+    private func run(_ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
+        async throws -> RoomJoinProcess
+    {
+        let server = try await WebSocketServer.start()
+        let served = Task {
+            for await connection in server.connections {
+                try await script(ScriptedRoomPeer(accepted: WebSocketMessageConnection(connection)))
+                return
+            }
+        }
+        let result = try await RoomJoinProcess.run([
+            server.url + "/room", "--room", "room1", "--user", "alice", "--timeout", "120",
+        ])
+        try await served.value
+        await server.shutdown()
+        return result
+    }
+
+    @Test("prints the participants, then every event; a closed room exits 6")
+    func printsEvents() async throws {
+        let result = try await run { peer in
+            let join = try await peer.expectRequest("joinRoom")
+            #expect(join.params == ["user": "alice", "room": "room1", "dataChannels": false])
+            let participants = #"[{"id":"bob","streams":[{"id":"webcam"}]}]"#
+            try await peer.reply(to: join, result: #"{"value":\#(participants),"sessionId":"s"}"#)
+            try await peer.notify("participantJoined", params: #"{"id":"carol"}"#)
+            try await peer.notify("sendMessage", params: #"{"room":"room1","user":"carol","message":"hi"}"#)
+            try await peer.notify("privateMessage", params: #"{"user":"bob","message":"psst"}"#)
+            try await peer.notify("roomClosed", params: #"{"room":"room1"}"#)
+        }
+
+        #expect(result.status == 6)
+        #expect(result.stdout.first == "joined room1 as alice; participants: bob [webcam]")
+        let events = result.stdout.filter { !$0.hasPrefix("connection ") }
+        #expect(events.dropFirst() == [
+            "participant joined: carol", "carol: hi", "bob (private): psst", "room room1 closed",
+        ])
+    }
+
+    @Test("a refused join exits 4 and prints the room error code")
+    func refusedJoin() async throws {
+        let result = try await run { peer in
+            let join = try await peer.expectRequest("joinRoom")
+            try await peer.reply(to: join, error: #"{"code":104,"message":"User 'alice' already exists"}"#)
+        }
+
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("104"))
+    }
+
+    @Test("an unreachable server exits 3; a missing option exits 2")
+    func exitCodes() async throws {
+        let server = try await WebSocketServer.start()
+        let url = server.url + "/room"
+        await server.shutdown()  // the port is free again: nothing listens there
+
+        #expect(try await RoomJoinProcess.run([url, "--room", "room1", "--user", "alice"]).status == 3)
+        #expect(try await RoomJoinProcess.run([url, "--room", "room1"]).status == 2)
+    }
+}
