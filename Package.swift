@@ -128,7 +128,7 @@ let package = Package(
             name: "RoomServerTests",
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "TestSupport",
+                "TestSupport", "RoomClient",
             ],
             swiftSettings: strict
         ),
