@@ -151,5 +151,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The built room-server and room-join binaries, run as processes.
+        .testTarget(
+            name: "RoomServerCLITests",
+            dependencies: ["RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "TestSupport"],
+            swiftSettings: strict
+        ),
     ]
 )
