@@ -154,7 +154,9 @@ let package = Package(
         // The built room-server and room-join binaries, run as processes.
         .testTarget(
             name: "RoomServerCLITests",
-            dependencies: ["RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "TestSupport"],
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -3,18 +3,20 @@ import JSONRPC
 import RoomClient
 import TestSupport
 import Testing
+import WebSocketTransport
 
 /// The built `room-server` binary, with `RoomClient`s and the built `room-join` binary as its clients.
 @Suite("room-server binary")
 struct RoomServerCLITests {
     @Test("prints its URL, serves two users, and SIGINT closes their sessions with 1001 and exits 0")
     func servesAndShutsDown() async throws {
-        let server = try await RoomServerProcess.start()
+        let server = try await RoomServerProcess.start(["--log-level", "trace"])
         #expect(server.url.hasPrefix("ws://127.0.0.1:") && server.url.hasSuffix("/room"))
 
         let (alice, _) = try await joined("alice", at: server.url)
         let aliceSees = alice.events
-        let (bob, peers) = try await joined("bob", at: server.url)
+        let root = String(server.url.dropLast("room".count))  // Room is served on `/` too
+        let (bob, peers) = try await joined("bob", at: root)
         #expect(peers.map(\.identifier) == ["alice"])
         try await firstEvent(aliceSees, "alice to see bob join") { $0 == .participantJoined(Peer(identifier: "bob")) }
 
@@ -34,6 +36,26 @@ struct RoomServerCLITests {
             }
             #expect(close?.code == 1001, "\(user): \(String(describing: close))")
         }
+        #expect(try await server.child.exitStatus() == 0)
+        let log = await server.child.stderr
+        #expect(log.contains("room server listening") && log.contains("participant joined"))
+        for sessionId in [alice.sessionId, bob.sessionId] {
+            let id = try #require(sessionId)
+            #expect(!log.contains(id), "a session id is logged in full")
+        }
+    }
+
+    @Test("serves wss with --tls-cert and --tls-key")
+    func tls() async throws {
+        let fixture = try TLSFixture.make()
+        let server = try await RoomServerProcess.start(
+            ["--tls-cert", fixture.certificateFile, "--tls-key", fixture.privateKeyFile])
+        #expect(server.url.hasPrefix("wss://127.0.0.1:"))
+        var configuration = RoomClient.Configuration()
+        configuration.webSocket.tls.caFile = fixture.caFile
+        let (alice, peers) = try await joined("alice", at: server.url, configuration: configuration)
+        #expect(peers.isEmpty && alice.isJoined)
+        server.child.send(SIGTERM)
         #expect(try await server.child.exitStatus() == 0)
     }
 

@@ -24,8 +24,10 @@ func firstEvent(
 }
 
 /// A client of `room1` on `url`, connected and joined; returns it with the participants the join answered.
-func joined(_ user: String, at url: String) async throws -> (RoomClient, [Peer]) {
-    let client = RoomClient(room: Room(username: user, roomName: "room1", url: url))
+func joined(_ user: String, at url: String, configuration: RoomClient.Configuration = .init())
+    async throws -> (RoomClient, [Peer])
+{
+    let client = RoomClient(room: Room(username: user, roomName: "room1", url: url), configuration: configuration)
     try await client.connect()
     return (client, try await client.join())
 }
