@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "RoomClient", targets: ["RoomClient"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
+        .executable(name: "room-server", targets: ["room-server"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
     ],
     dependencies: [
@@ -90,8 +91,19 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "room-server",
+            dependencies: [
+                "RoomServer", "SignalingSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "jsonrpc-echo-server",
-            dependencies: ["JSONRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "JSONRPC", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/jsonrpc-echo-server",
             swiftSettings: strict
         ),
@@ -136,6 +148,14 @@ let package = Package(
             name: "RoomClientTests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // The built room-server and room-join binaries, run as processes.
+        .testTarget(
+            name: "RoomServerCLITests",
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
             ],
             swiftSettings: strict
         ),

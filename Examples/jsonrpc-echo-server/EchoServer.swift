@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import JSONRPC
+import SignalingSupport
 import WebSocketTransport
 
 /// A plain JSON-RPC 2.0 server over WebSocket (Kurento conventions off): `echo` returns its params, and the methods
@@ -29,7 +30,7 @@ struct EchoServer: AsyncParsableCommand {
 
     func run() async throws {
         // Installed before listening, so no signal is missed; the sources live until `run` returns.
-        let (stop, sources) = Self.signals([SIGINT, SIGTERM])
+        let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "jsonrpc-echo-server.signals")
         defer { sources.forEach { $0.cancel() } }
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         server.registerSpecificationExamples()
@@ -41,20 +42,5 @@ struct EchoServer: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((listener.url + "\n").utf8))
         for await _ in stop { break }
         await listener.shutdown()
-    }
-
-    /// The given signals, delivered through Dispatch instead of their default action (termination), and the
-    /// sources that deliver them (keep them alive).
-    static func signals(_ numbers: [Int32]) -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let queue = DispatchQueue(label: "jsonrpc-echo-server.signals")
-        let sources = numbers.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-        return (stream, sources)
     }
 }

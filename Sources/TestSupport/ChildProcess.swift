@@ -1,0 +1,106 @@
+import Foundation
+
+/// A product of this package's build (an executable next to the test bundle) run as a child process. Its stdout
+/// arrives line by line as it is written, its stderr is kept whole; both pipes are read on threads of their own,
+/// never on the cooperative pool.
+public final class ChildProcess: Sendable {
+    /// The product was not built.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is missing: `swift build --build-tests` builds it" }
+    }
+
+    private let process: Process
+    private let stdoutLines: AsyncStream<String>
+    private let stderrText: Task<String, Never>
+    private let status: Task<Int32, Never>
+
+    /// Where the build put `product`: next to the test binary.
+    public static func executable(_ product: String) -> URL {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return testBinary.deletingLastPathComponent().appendingPathComponent(product)
+    }
+
+    /// Launches `product` with `arguments` (stdin is empty).
+    public init(_ product: String, _ arguments: [String]) throws {
+        let executable = Self.executable(product)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw NotBuilt(path: executable.path)
+        }
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        let (exited, exit) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { process in
+            exit.yield(process.terminationStatus)
+            exit.finish()
+        }
+        try process.run()
+        status = Task { await exited.first { _ in true } ?? -1 }
+        stdoutLines = Self.lines(of: out.fileHandleForReading)
+        let (errText, errContinuation) = AsyncStream<String>.makeStream()
+        let errHandle = err.fileHandleForReading
+        Thread.detachNewThread {
+            errContinuation.yield(String(decoding: errHandle.readDataToEndOfFile(), as: UTF8.self))
+            errContinuation.finish()
+        }
+        stderrText = Task { await errText.first { _ in true } ?? "" }
+    }
+
+    /// A process nobody waited for does not outlive its test.
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    /// The next stdout line, waiting at most `timeout`; `nil` once stdout is closed.
+    public func nextLine(within timeout: Duration = .seconds(10)) async throws -> String? {
+        try await withDeadline(timeout, "a line from \(name)") { [stdoutLines] in
+            await stdoutLines.first { _ in true }
+        }
+    }
+
+    /// The stdout lines not read yet, up to the end of stdout (call it once the process has exited).
+    public func remainingLines() async -> [String] {
+        var lines: [String] = []
+        for await line in stdoutLines { lines.append(line) }
+        return lines
+    }
+
+    /// Everything written to stderr, once it is closed.
+    public var stderr: String { get async { await stderrText.value } }
+
+    private var name: String { process.executableURL?.lastPathComponent ?? "the process" }
+
+    /// Sends `signal` (e.g. `SIGINT`) to the process.
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits at most `timeout` for the process to exit and returns its status; past the deadline the process is
+    /// killed (SIGKILL) and ``DeadlineExceeded`` is thrown.
+    public func exitStatus(within timeout: Duration = .seconds(10)) async throws -> Int32 {
+        try await withDeadline(timeout, "\(name) to exit") { [self] in
+            await withTaskCancellationHandler { await status.value } onCancel: { send(SIGKILL) }
+        }
+    }
+
+    /// `handle` split into lines, read on a thread of its own as the data arrives.
+    private static func lines(of handle: FileHandle) -> AsyncStream<String> {
+        let (lines, continuation) = AsyncStream<String>.makeStream()
+        Thread.detachNewThread {
+            var pending = Data()
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+            continuation.finish()
+        }
+        return lines
+    }
+}

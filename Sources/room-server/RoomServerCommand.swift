@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RoomServer
+import SignalingSupport
+
+/// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process (issue 6 step 4). The first stdout line
+/// is the URL to dial; SIGINT or SIGTERM closes every session with 1001 and exits 0.
+@main
+struct RoomServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "room-server",
+        abstract: "A Kurento Room signaling server over WebSocket, with simulated media.",
+        discussion: """
+            The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
+            (Room is served on /room and on /). Logs go to stderr; session ids appear only redacted. \
+            SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
+
+            Examples:
+              room-server --port 0
+              room-server --port 8443 --tls-cert cert.pem --tls-key key.pem --max-rooms 10
+              room-server --max-participants-per-room 4 --reconnection-window 2
+              room-server --host 0.0.0.0 --port 8888 --log-level debug
+
+            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files); \
+            64 usage error.
+            """
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (read the URL from stdout).")
+    var port = 0
+
+    @Option(name: .customLong("tls-cert"),
+            help: ArgumentHelp("Certificate file (PEM) for wss; needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"),
+            help: ArgumentHelp("Private key file (PEM) for wss; needs --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @OptionGroup(title: "Limits")
+    var limits: LimitOptions
+
+    @Option(help: ArgumentHelp("Seconds a participant whose socket dropped keeps its place, waiting to reconnect.",
+                               valueName: "seconds"))
+    var reconnectionWindow: Double = 10
+
+    @Option(help: "The least severe level logged to stderr.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        guard reconnectionWindow >= 0, reconnectionWindow.isFinite else {
+            throw ValidationError("--reconnection-window must be a number of seconds, 0 or more")
+        }
+    }
+
+    func run() async throws {
+        // Installed before listening, so no signal is missed; the sources live until `run` returns.
+        let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "room-server.signals")
+        defer { sources.forEach { $0.cancel() } }
+        var logger = Logger(label: "room-server", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = logLevel
+        let server: RoomServer
+        do {
+            server = try await RoomServer.start(serverConfiguration(logger: logger))
+        } catch {
+            FileHandle.standardError.write(Data("room-server: cannot listen on \(host):\(port): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
+        FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
+        for await signal in stop {
+            logger.info("shutting down", metadata: ["signal": "\(signal)"])
+            break
+        }
+        await server.shutdown()
+    }
+
+    /// The library configuration these options describe.
+    func serverConfiguration(logger: Logger) -> RoomServer.Configuration {
+        RoomServer.Configuration(
+            host: host, port: port,
+            tls: tlsCertificate.flatMap { cert in tlsKey.map { (certificateFile: cert, privateKeyFile: $0) } },
+            limits: limits.roomServerLimits,
+            reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
+            maxMessageSize: limits.maxMessageSize,
+            logger: logger)
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,96 @@
+import Foundation
+import JSONRPC
+import RoomClient
+import TestSupport
+import Testing
+import WebSocketTransport
+
+/// The built `room-server` binary, with `RoomClient`s and the built `room-join` binary as its clients.
+@Suite("room-server binary")
+struct RoomServerCLITests {
+    @Test("prints its URL, serves two users, and SIGINT closes their sessions with 1001 and exits 0")
+    func servesAndShutsDown() async throws {
+        let server = try await RoomServerProcess.start(["--log-level", "trace"])
+        #expect(server.url.hasPrefix("ws://127.0.0.1:") && server.url.hasSuffix("/room"))
+
+        let (alice, _) = try await joined("alice", at: server.url)
+        let aliceSees = alice.events
+        let root = String(server.url.dropLast("room".count))  // Room is served on `/` too
+        let (bob, peers) = try await joined("bob", at: root)
+        #expect(peers.map(\.identifier) == ["alice"])
+        try await firstEvent(aliceSees, "alice to see bob join") { $0 == .participantJoined(Peer(identifier: "bob")) }
+
+        let bobSees = bob.events
+        try await alice.sendMessage("hello bob")
+        try await firstEvent(bobSees, "bob to get alice's message") { $0 == .message("hello bob", from: "alice") }
+
+        let aliceEnd = alice.events, bobEnd = bob.events
+        server.child.send(SIGINT)
+        for (events, user) in [(aliceEnd, "alice"), (bobEnd, "bob")] {
+            let end = try await firstEvent(events, "\(user) to be disconnected") {
+                if case .connectionStateChanged(.disconnected) = $0 { true } else { false }
+            }
+            guard case .connectionStateChanged(.disconnected(let close)) = end else {
+                Issue.record("\(user)'s events ended without a disconnection")
+                continue
+            }
+            #expect(close?.code == 1001, "\(user): \(String(describing: close))")
+        }
+        #expect(try await server.child.exitStatus() == 0)
+        let log = await server.child.stderr
+        #expect(log.contains("room server listening") && log.contains("participant joined"))
+        for sessionId in [alice.sessionId, bob.sessionId] {
+            let id = try #require(sessionId)
+            #expect(!log.contains(id), "a session id is logged in full")
+        }
+    }
+
+    @Test("serves wss with --tls-cert and --tls-key")
+    func tls() async throws {
+        let fixture = try TLSFixture.make()
+        let server = try await RoomServerProcess.start(
+            ["--tls-cert", fixture.certificateFile, "--tls-key", fixture.privateKeyFile])
+        #expect(server.url.hasPrefix("wss://127.0.0.1:"))
+        var configuration = RoomClient.Configuration()
+        configuration.webSocket.tls.caFile = fixture.caFile
+        let (alice, peers) = try await joined("alice", at: server.url, configuration: configuration)
+        #expect(peers.isEmpty && alice.isJoined)
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
+    @Test("room-join against it prints the participants, then a later event; the shutdown ends it with 5")
+    func roomJoinAgainstIt() async throws {
+        let server = try await RoomServerProcess.start()
+        let (bob, _) = try await joined("bob", at: server.url)
+        let bobSees = bob.events
+
+        let roomJoin = try ChildProcess("room-join", [server.url, "--room", "room1", "--user", "alice"])
+        #expect(try await roomJoin.nextLine() == "joined room1 as alice; participants: bob")
+        try await firstEvent(bobSees, "bob to see alice join") { $0 == .participantJoined(Peer(identifier: "alice")) }
+        try await bob.sendMessage("hi alice")
+        var line = try await roomJoin.nextLine()
+        while let text = line, text.hasPrefix("connection ") { line = try await roomJoin.nextLine() }
+        #expect(line == "bob: hi alice")
+
+        server.child.send(SIGINT)
+        #expect(try await roomJoin.exitStatus() == 5)
+        #expect(await roomJoin.stderr.contains("1001"))
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
+    @Test("usage errors exit 64; an address it cannot bind exits 1")
+    func exitCodes() async throws {
+        let badTLS = try ChildProcess("room-server", ["--tls-cert", "cert.pem"])
+        #expect(try await badTLS.exitStatus() == 64)
+        #expect(await badTLS.stderr.contains("--tls-cert and --tls-key go together"))
+
+        let server = try await RoomServerProcess.start()
+        let port = try #require(URLComponents(string: server.url)?.port)
+        let taken = try ChildProcess("room-server", ["--port", "\(port)"])
+        #expect(try await taken.exitStatus() == 1)
+        #expect(await taken.stderr.contains("cannot listen"))
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+}

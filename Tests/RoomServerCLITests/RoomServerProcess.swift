@@ -1,0 +1,33 @@
+import JSONRPC
+import RoomClient
+import TestSupport
+
+/// The built `room-server` binary, started with `--port 0`, and the URL its first stdout line names.
+struct RoomServerProcess {
+    let child: ChildProcess
+    let url: String
+
+    static func start(_ arguments: [String] = []) async throws -> RoomServerProcess {
+        let child = try ChildProcess("room-server", ["--port", "0"] + arguments)
+        let url = try await child.nextLine() ?? ""
+        return RoomServerProcess(child: child, url: url)
+    }
+}
+
+/// The first event of `events` that matches `predicate`, awaited for at most `timeout`.
+@discardableResult
+func firstEvent(
+    _ events: Broadcast<RoomEvent>.Subscription, _ what: String, timeout: Duration = .seconds(10),
+    where predicate: @escaping @Sendable (RoomEvent) -> Bool
+) async throws -> RoomEvent? {
+    try await withDeadline(timeout, what) { try await events.first(where: predicate) }
+}
+
+/// A client of `room1` on `url`, connected and joined; returns it with the participants the join answered.
+func joined(_ user: String, at url: String, configuration: RoomClient.Configuration = .init())
+    async throws -> (RoomClient, [Peer])
+{
+    let client = RoomClient(room: Room(username: user, roomName: "room1", url: url), configuration: configuration)
+    try await client.connect()
+    return (client, try await client.join())
+}
