@@ -40,7 +40,6 @@ final class ConnectionCore: @unchecked Sendable {
 
     let loop: WebSocketEventLoop
     let limits: ConnectionLimits
-    let isClient: Bool
     let shared = LockedValue(Shared())
 
     // --- service thread ---
@@ -63,10 +62,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// The kernel thread that ran the establishing callback (tests check it is the service thread).
     var establishedOnThread: Int32 = 0
 
-    init(loop: WebSocketEventLoop, limits: ConnectionLimits, isClient: Bool) {
+    init(loop: WebSocketEventLoop, limits: ConnectionLimits) {
         self.loop = loop
         self.limits = limits
-        self.isClient = isClient
     }
 
     var unretained: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

@@ -62,7 +62,7 @@ final class ServerCore: @unchecked Sendable {
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
             return
         }
-        let core = ConnectionCore(loop: loop, limits: configuration.limits, isClient: false)
+        let core = ConnectionCore(loop: loop, limits: configuration.limits)
         core.wsi = wsi
         core.server = self
         lws_set_opaque_user_data(wsi, core.unretained)

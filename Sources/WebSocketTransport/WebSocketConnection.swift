@@ -37,7 +37,7 @@ public final class WebSocketConnection: Sendable {
         to url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared
     ) async throws -> WebSocketConnection {
         let target = try WebSocketURL(url)
-        let core = ConnectionCore(loop: loop, limits: configuration.limits, isClient: true)
+        let core = ConnectionCore(loop: loop, limits: configuration.limits)
         let connection = WebSocketConnection(core: core, request: nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
