@@ -159,5 +159,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.
+        .testTarget(
+            name: "RoomEndToEndTests",
+            dependencies: [
+                "RoomClient", "RoomServer", "PeerManager", "SDP", "JSONRPC", "RoomProtocol", "SignalingSupport",
+                "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
     ]
 )
