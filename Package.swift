@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
+        .executable(name: "room-chat", targets: ["room-chat"]),
+        .executable(name: "room-custom-server", targets: ["room-custom-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -107,6 +109,13 @@ let package = Package(
             path: "Examples/jsonrpc-echo-server",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "room-chat", dependencies: ["RoomClient", "JSONRPC"], path: "Examples/room-chat", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-custom-server", dependencies: ["RoomServer", "JSONRPC", "SignalingSupport"],
+            path: "Examples/room-custom-server", swiftSettings: strict
+        ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport"], swiftSettings: strict),
@@ -156,6 +165,15 @@ let package = Package(
             name: "RoomServerCLITests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.
+        .testTarget(
+            name: "RoomEndToEndTests",
+            dependencies: [
+                "RoomClient", "RoomServer", "PeerManager", "SDP", "JSONRPC", "RoomProtocol", "SignalingSupport",
+                "TestSupport",
             ],
             swiftSettings: strict
         ),
