@@ -4,8 +4,9 @@ import JSONRPC
 import RoomClient
 import RoomProtocol
 
-/// `room-join <ws-url> --room R --user U`: joins a Kurento room, prints the participants, then prints every
-/// event until the connection ends (issue 7 step 2, basic run).
+/// `room-join <ws-url> --room R --user U`: joins a Kurento room, prints the participants, waits for the
+/// participants it was told to expect, acts (messages), then prints every event until the connection ends or
+/// `--duration` has passed (issue 7 step 2). The run itself is in `RoomJoin+Run.swift`.
 @main
 struct RoomJoin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,8 +30,29 @@ struct RoomJoin: AsyncParsableCommand {
     @Option(help: "Seconds to wait for each response (the first attempt; the retry doubles it).")
     var timeout: Double = 5
 
+    @Option(name: .customLong("wait-for"), help: "Act only once USER is in the room (repeatable).")
+    var waitFor: [String] = []
+
+    @Option(help: "Act only once at least N other participants are in the room.")
+    var expectPeers: Int?
+
+    @Option(help: "Seconds to wait for --wait-for and --expect-peers before giving up (exit 5).")
+    var waitTimeout: Double = 30
+
+    @Option(help: "Send TEXT to the whole room once present.")
+    var message: [String] = []
+
+    @Option(name: .customLong("private"), help: "Send TEXT to USER only, as USER:TEXT (repeatable).")
+    var privateMessages: [PrivateMessage] = []
+
+    @Option(help: "Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).")
+    var duration: Double?
+
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+        for (name, value) in [("--timeout", timeout), ("--wait-timeout", waitTimeout), ("--duration", duration ?? 1)] {
+            guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number") }
+        }
+        guard (expectPeers ?? 0) >= 0 else { throw ValidationError("--expect-peers must not be negative") }
     }
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
@@ -48,45 +70,6 @@ struct RoomJoin: AsyncParsableCommand {
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
-        }
-    }
-
-    func run() async throws {
-        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
-                                configuration: .init(requestTimeout: .milliseconds(Int(timeout * 1000))))
-        let events = client.events
-        do {
-            try await client.connect()
-        } catch {
-            if case RPCError.connectionClosed(let end?) = error {
-                Output.error("cannot connect to \(url): \(end.reason)")
-            } else {
-                Output.error("cannot connect to \(url): \(error)")
-            }
-            throw ExitCode(3)
-        }
-        do {
-            let peers = try await client.join()
-            Output.line("joined \(room) as \(user); participants: "
-                        + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
-        } catch let error as RoomError {
-            Output.error("join refused: \(error)")
-            throw ExitCode(4)
-        } catch {
-            Output.error("join failed: \(error)")
-            throw ExitCode(5)
-        }
-        for try await event in events {
-            Output.line(EventText.line(for: event))
-            switch event {
-            case .participantEvicted, .roomClosed:
-                throw ExitCode(6)
-            case .connectionStateChanged(.disconnected(let end)):
-                Output.error("connection ended: \(end.map(\.description) ?? "closed")")
-                throw ExitCode(5)
-            default:
-                break
-            }
         }
     }
 }
