@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP",
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -12,8 +12,9 @@ extension RoomJoin {
         try await join(client)
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
+        var media = Media()
         if presence.isSatisfied(by: client.peers) {
-            try await act(client, steps)
+            try await act(client, steps, &media)
             acted = true
         } else {
             steps.after(waitTimeout, .waitExpired)
@@ -24,8 +25,10 @@ extension RoomJoin {
                 Output.line(EventText.line(for: event))
                 try Self.checkEnd(event)
                 if !acted, presence.isSatisfied(by: client.peers) {
-                    try await act(client, steps)
+                    try await act(client, steps, &media)
                     acted = true
+                } else if acted {
+                    try await follow(event, client, &media)
                 }
             case .waitExpired where !acted:
                 Output.error("timed out waiting for \(presence.missing(from: client.peers))")
@@ -70,7 +73,9 @@ extension RoomJoin {
     }
 
     /// Does what the options ask once the awaited participants are present, then starts `--duration`.
-    private func act(_ client: RoomClient, _ steps: Steps) async throws {
+    private func act(_ client: RoomClient, _ steps: Steps, _ media: inout Media) async throws {
+        if publish { try await publish(client, media) }
+        for peer in client.peers { try await receiveIfWanted(peer, client, &media) }
         try await call("send the message") {
             for text in message { try await client.sendMessage(text) }
             for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }

@@ -45,6 +45,15 @@ struct RoomJoin: AsyncParsableCommand {
     @Option(name: .customLong("private"), help: "Send TEXT to USER only, as USER:TEXT (repeatable).")
     var privateMessages: [PrivateMessage] = []
 
+    @Flag(help: "Publish a stream: an SDP offer from PeerManager (no real media is sent), the answer applied.")
+    var publish = false
+
+    @Option(help: "Subscribe to USER's stream, now or once it publishes (repeatable).")
+    var receive: [String] = []
+
+    @Flag(help: "Subscribe to every participant's stream, including those who publish later.")
+    var receiveAll = false
+
     @Option(help: "Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).")
     var duration: Double?
 
