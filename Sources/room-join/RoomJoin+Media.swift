@@ -6,7 +6,7 @@ extension RoomJoin {
     /// Publishes, saying that no real media goes with it.
     func publish(_ client: RoomClient, _ media: Media) async throws {
         try await call("publish") { try await media.publish(client) }
-        Output.line("published (no real media: the offer is PeerManager's and nothing is sent)")
+        output.report(.published)
     }
 
     /// Subscribes to `peer` when it publishes, is asked for and is not subscribed to yet.
@@ -14,7 +14,7 @@ extension RoomJoin {
         guard peer.isPublishing, receiveAll || receive.contains(peer.identifier),
               !media.subscribed.contains(peer.identifier) else { return }
         try await call("subscribe to \(peer.identifier)") { try await media.receive(peer, client) }
-        Output.line("subscribed to \(peer.identifier)")
+        output.report(.subscribed(to: peer.identifier))
     }
 
     /// Keeps the media in step with `event` once the actions are done: server candidates go to PeerManager, later
@@ -25,7 +25,7 @@ extension RoomJoin {
             do {
                 try await media.add(candidate, for: endpoint)
             } catch {
-                Output.error("cannot add the ICE candidate \(candidate.candidate): \(error)")
+                output.error("cannot add the ICE candidate \(candidate.candidate): \(error)")
             }
         case .participantPublished(let peer):
             try await receiveIfWanted(peer, client, &media)

@@ -4,6 +4,8 @@ import RoomClient
 import RoomProtocol
 
 extension RoomJoin {
+    var output: Output { Output(json: json) }
+
     func run() async throws {
         let client = RoomClient(room: Room(username: user, roomName: room, url: url),
                                 configuration: .init(requestTimeout: .milliseconds(Int(timeout * 1000))))
@@ -22,8 +24,8 @@ extension RoomJoin {
         for await step in steps.stream {
             switch step {
             case .event(let event):
-                Output.line(EventText.line(for: event))
-                try Self.checkEnd(event)
+                output.report(Report(event))
+                try checkEnd(event)
                 if !acted, presence.isSatisfied(by: client.peers) {
                     try await act(client, steps, &media)
                     acted = true
@@ -31,16 +33,15 @@ extension RoomJoin {
                     try await follow(event, client, &media)
                 }
             case .waitExpired where !acted:
-                Output.error("timed out waiting for \(presence.missing(from: client.peers))")
-                throw ExitCode(5)
+                try end("timeout", "timed out waiting for \(presence.missing(from: client.peers))")
             case .waitExpired:
                 break
             case .durationElapsed:
-                try await leave(client)
+                try await call("leave the room") { try await client.leave() }
+                output.report(.left(room: room))
                 return
             case .eventsEnded:
-                Output.error("room events ended")
-                throw ExitCode(5)
+                try end("error", "room events ended")
             }
         }
     }
@@ -50,9 +51,9 @@ extension RoomJoin {
             try await client.connect()
         } catch {
             if case RPCError.connectionClosed(let end?) = error {
-                Output.error("cannot connect to \(url): \(end.reason)")
+                output.error("cannot connect to \(url): \(end.reason)")
             } else {
-                Output.error("cannot connect to \(url): \(error)")
+                output.error("cannot connect to \(url): \(error)")
             }
             throw ExitCode(3)
         }
@@ -60,14 +61,12 @@ extension RoomJoin {
 
     private func join(_ client: RoomClient) async throws {
         do {
-            let peers = try await client.join()
-            Output.line("joined \(room) as \(user); participants: "
-                        + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
+            output.report(.joined(room: room, user: user, peers: try await client.join()))
         } catch let error as RoomError {
-            Output.error("join refused: \(error)")
+            output.error("join refused: \(error)")
             throw ExitCode(4)
         } catch {
-            Output.error("join failed: \(error)")
+            output.error("join failed: \(error)")
             throw ExitCode(5)
         }
     }
@@ -83,29 +82,29 @@ extension RoomJoin {
         if let duration { steps.after(duration, .durationElapsed) }
     }
 
-    private func leave(_ client: RoomClient) async throws {
-        try await call("leave the room") { try await client.leave() }
-        Output.line("left \(room)")
-    }
-
-    /// Runs one room call; a failure is printed as "cannot `what`" and exits 5.
+    /// Runs one room call; a failure is reported as "cannot `what`" and exits 5.
     func call(_ what: String, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch {
-            Output.error("cannot \(what): \(error)")
-            throw ExitCode(5)
+            try end("error", "cannot \(what): \(error)")
         }
     }
 
-    /// Exits 6 when `event` ends the stay in the room, 5 when the connection ended.
-    private static func checkEnd(_ event: RoomEvent) throws {
+    /// Reports `problem`, then `left` for `reason` (JSON only: the readable output has said it), and exits 5.
+    private func end(_ reason: String, _ problem: String) throws -> Never {
+        output.error(problem)
+        output.report(Report(event: "left", fields: ["reason": .string(reason), "room": .string(room)]))
+        throw ExitCode(5)
+    }
+
+    /// Exits 6 when `event` ends the stay in the room (its report was `left`), 5 when the connection ended.
+    private func checkEnd(_ event: RoomEvent) throws {
         switch event {
         case .participantEvicted, .roomClosed:
             throw ExitCode(6)
         case .connectionStateChanged(.disconnected(let end)):
-            Output.error("connection ended: \(end.map(\.description) ?? "closed")")
-            throw ExitCode(5)
+            try self.end("disconnected", "connection ended: \(end.map(\.description) ?? "closed")")
         default:
             break
         }

@@ -14,7 +14,7 @@ struct RoomJoin: AsyncParsableCommand {
         abstract: "Join a Kurento room from a terminal and print what happens in it.",
         discussion: """
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
-            5 protocol error, timeout or lost connection; 6 evicted or room closed.
+            5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed.
             """
     )
 
@@ -44,6 +44,9 @@ struct RoomJoin: AsyncParsableCommand {
 
     @Option(name: .customLong("private"), help: "Send TEXT to USER only, as USER:TEXT (repeatable).")
     var privateMessages: [PrivateMessage] = []
+
+    @Flag(help: "Print one JSON object per line (Schemas/cli-events.schema.json), each with an `event` member.")
+    var json = false
 
     @Flag(help: "Publish a stream: an SDP offer from PeerManager (no real media is sent), the answer applied.")
     var publish = false

@@ -31,14 +31,4 @@ struct RoomJoinMediaTests {
         #expect(try await server.child.exitStatus() == 0)
     }
 
-    /// `child`'s stdout lines up to and including the first one that matches `predicate`.
-    private func lines(of child: ChildProcess, until predicate: (String) -> Bool) async throws -> [String] {
-        var seen: [String] = []
-        while let line = try await child.nextLine() {
-            seen.append(line)
-            if predicate(line) { return seen }
-        }
-        Issue.record("stdout ended before the awaited line: \(seen)")
-        return seen
-    }
 }
