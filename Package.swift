@@ -85,8 +85,9 @@ let package = Package(
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager",
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

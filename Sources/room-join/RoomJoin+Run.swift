@@ -8,7 +8,7 @@ extension RoomJoin {
 
     func run() async throws {
         let client = RoomClient(room: Room(username: user, roomName: room, url: url),
-                                configuration: .init(requestTimeout: .milliseconds(Int(timeout * 1000))))
+                                configuration: connection.configuration)
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)

@@ -27,8 +27,8 @@ struct RoomJoin: AsyncParsableCommand {
     @Option(help: "Your user name (no '_').")
     var user: String
 
-    @Option(help: "Seconds to wait for each response (the first attempt; the retry doubles it).")
-    var timeout: Double = 5
+    @OptionGroup(title: "Connection")
+    var connection: ConnectionOptions
 
     @Option(name: .customLong("wait-for"), help: "Act only once USER is in the room (repeatable).")
     var waitFor: [String] = []
@@ -61,7 +61,7 @@ struct RoomJoin: AsyncParsableCommand {
     var duration: Double?
 
     func validate() throws {
-        for (name, value) in [("--timeout", timeout), ("--wait-timeout", waitTimeout), ("--duration", duration ?? 1)] {
+        for (name, value) in [("--wait-timeout", waitTimeout), ("--duration", duration ?? 1)] {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number") }
         }
         guard (expectPeers ?? 0) >= 0 else { throw ValidationError("--expect-peers must not be negative") }

@@ -41,4 +41,23 @@ struct RoomJoinOptionsTests {
         server.child.send(SIGTERM)
         #expect(try await server.child.exitStatus() == 0)
     }
+
+    @Test("wss: --ca-file trusts a CA, --insecure a self-signed certificate of another name; else exit 3")
+    func tls() async throws {
+        let signed = try TLSFixture.make()
+        let selfSigned = try TLSFixture.makeSelfSigned(subjectAltName: "DNS:elsewhere.invalid")
+        for (fixture, trust) in [(signed, ["--ca-file", signed.caFile]), (selfSigned, ["--insecure"])] {
+            let server = try await RoomServerProcess.start(
+                ["--tls-cert", fixture.certificateFile, "--tls-key", fixture.privateKeyFile])
+            let trusted = try ChildProcess("room-join",
+                                           [server.url, "--room", "room1", "--user", "alice", "--duration", "0.01"] + trust)
+            let status = try await trusted.exitStatus(), stderr = await trusted.stderr
+            #expect(status == 0, "\(trust): \(stderr)")
+            #expect(await trusted.remainingLines().first == "joined room1 as alice; participants: none")
+            let untrusted = try ChildProcess("room-join", [server.url, "--room", "room1", "--user", "carol"])
+            #expect(try await untrusted.exitStatus() == 3)
+            server.child.send(SIGTERM)
+            #expect(try await server.child.exitStatus() == 0)
+        }
+    }
 }
