@@ -30,19 +30,19 @@ struct RoomJoin: AsyncParsableCommand {
     @OptionGroup(title: "Connection")
     var connection: ConnectionOptions
 
-    @Option(name: .customLong("wait-for"), help: "Act only once USER is in the room (repeatable).")
+    @Option(name: .customLong("wait-for"), help: ArgumentHelp("Act only once USER is in the room (repeatable).", valueName: "USER"))
     var waitFor: [String] = []
 
-    @Option(help: "Act only once at least N other participants are in the room.")
+    @Option(help: ArgumentHelp("Act only once at least N other participants are in the room.", valueName: "N"))
     var expectPeers: Int?
 
-    @Option(help: "Seconds to wait for --wait-for and --expect-peers before giving up (exit 5).")
+    @Option(help: ArgumentHelp("Seconds to wait for --wait-for and --expect-peers before giving up (exit 5).", valueName: "S"))
     var waitTimeout: Double = 30
 
-    @Option(help: "Send TEXT to the whole room once present.")
+    @Option(help: ArgumentHelp("Send TEXT to the whole room once present (repeatable).", valueName: "TEXT"))
     var message: [String] = []
 
-    @Option(name: .customLong("private"), help: "Send TEXT to USER only, as USER:TEXT (repeatable).")
+    @Option(name: .customLong("private"), help: ArgumentHelp("Send TEXT to USER only, as USER:TEXT (repeatable).", valueName: "USER:TEXT"))
     var privateMessages: [PrivateMessage] = []
 
     @Flag(help: "Print one JSON object per line (Schemas/cli-events.schema.json), each with an `event` member.")
@@ -51,13 +51,13 @@ struct RoomJoin: AsyncParsableCommand {
     @Flag(help: "Publish a stream: an SDP offer from PeerManager (no real media is sent), the answer applied.")
     var publish = false
 
-    @Option(help: "Subscribe to USER's stream, now or once it publishes (repeatable).")
+    @Option(help: ArgumentHelp("Subscribe to USER's stream, now or once it publishes (repeatable).", valueName: "USER"))
     var receive: [String] = []
 
     @Flag(help: "Subscribe to every participant's stream, including those who publish later.")
     var receiveAll = false
 
-    @Option(help: "Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).")
+    @Option(help: ArgumentHelp("Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).", valueName: "S"))
     var duration: Double?
 
     func validate() throws {
