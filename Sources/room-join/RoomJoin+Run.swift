@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import JSONRPC
 import RoomClient
 import RoomProtocol
@@ -12,6 +13,8 @@ extension RoomJoin {
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)
+        let interrupt = steps.catchInterrupt()
+        defer { interrupt.cancel() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
         var media = Media()
@@ -37,9 +40,11 @@ extension RoomJoin {
             case .waitExpired:
                 break
             case .durationElapsed:
-                try await call("leave the room") { try await client.leave() }
-                output.report(.left(room: room))
+                try await leave(client)
                 return
+            case .interrupted:
+                try await leave(client)
+                throw ExitCode(130)
             case .eventsEnded:
                 try end("error", "room events ended")
             }
@@ -80,6 +85,11 @@ extension RoomJoin {
             for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }
         }
         if let duration { steps.after(duration, .durationElapsed) }
+    }
+
+    private func leave(_ client: RoomClient) async throws {
+        try await call("leave the room") { try await client.leave() }
+        output.report(.left(room: room))
     }
 
     /// Runs one room call; a failure is reported as "cannot `what`" and exits 5.

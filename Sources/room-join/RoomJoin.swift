@@ -14,7 +14,7 @@ struct RoomJoin: AsyncParsableCommand {
         abstract: "Join a Kurento room from a terminal and print what happens in it.",
         discussion: """
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
-            5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed.
+            5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed; 130 on SIGINT, after leaving the room cleanly.
             """
     )
 

@@ -11,6 +11,8 @@ enum Step: Sendable {
     case waitExpired
     /// `--duration` passed since the actions were done.
     case durationElapsed
+    /// SIGINT arrived (see ``Steps/catchInterrupt()``).
+    case interrupted
 }
 
 /// The merged stream of ``Step``s: room events are forwarded as they come, timers are added with ``after(_:_:)``.
@@ -27,6 +29,9 @@ final class Steps: Sendable {
             continuation.yield(.eventsEnded)
         }
     }
+
+    /// Yields `step` now.
+    func yield(_ step: Step) { continuation.yield(step) }
 
     /// Yields `step` once `seconds` have passed.
     func after(_ seconds: Double, _ step: Step) {

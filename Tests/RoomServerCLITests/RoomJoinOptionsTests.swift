@@ -42,6 +42,22 @@ struct RoomJoinOptionsTests {
         #expect(try await server.child.exitStatus() == 0)
     }
 
+    @Test("SIGINT leaves the room cleanly (bob sees alice leave, not a dropped socket) and exits 130")
+    func interrupt() async throws {
+        let server = try await RoomServerProcess.start()
+        let (bob, _) = try await joined("bob", at: server.url)
+        let bobSees = bob.events
+        let roomJoin = try ChildProcess("room-join", [server.url, "--room", "room1", "--user", "alice"])
+        #expect(try await roomJoin.nextLine() == "joined room1 as alice; participants: bob")
+        try await firstEvent(bobSees, "bob to see alice join") { $0 == .participantJoined(Peer(identifier: "alice")) }
+        roomJoin.send(SIGINT)
+        #expect(try await roomJoin.exitStatus() == 130)
+        #expect(await roomJoin.remainingLines().last == "left room1")
+        try await firstEvent(bobSees, "bob to see alice leave") { $0 == .participantLeft(Peer(identifier: "alice")) }
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
     @Test("wss: --ca-file trusts a CA, --insecure a self-signed certificate of another name; else exit 3")
     func tls() async throws {
         let signed = try TLSFixture.make()
