@@ -87,8 +87,9 @@ let package = Package(
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP",
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -4,8 +4,9 @@ import JSONRPC
 import RoomClient
 import RoomProtocol
 
-/// `room-join <ws-url> --room R --user U`: joins a Kurento room, prints the participants, then prints every
-/// event until the connection ends (issue 7 step 2, basic run).
+/// `room-join <ws-url> --room R --user U`: joins a Kurento room, prints the participants, waits for the
+/// participants it was told to expect, acts (messages), then prints every event until the connection ends or
+/// `--duration` has passed (issue 7 step 2). The run itself is in `RoomJoin+Run.swift`.
 @main
 struct RoomJoin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct RoomJoin: AsyncParsableCommand {
         abstract: "Join a Kurento room from a terminal and print what happens in it.",
         discussion: """
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
-            5 protocol error, timeout or lost connection; 6 evicted or room closed.
+            5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed; 130 on SIGINT, after leaving the room cleanly.
             """
     )
 
@@ -26,11 +27,44 @@ struct RoomJoin: AsyncParsableCommand {
     @Option(help: "Your user name (no '_').")
     var user: String
 
-    @Option(help: "Seconds to wait for each response (the first attempt; the retry doubles it).")
-    var timeout: Double = 5
+    @OptionGroup(title: "Connection")
+    var connection: ConnectionOptions
+
+    @Option(name: .customLong("wait-for"), help: ArgumentHelp("Act only once USER is in the room (repeatable).", valueName: "USER"))
+    var waitFor: [String] = []
+
+    @Option(help: ArgumentHelp("Act only once at least N other participants are in the room.", valueName: "N"))
+    var expectPeers: Int?
+
+    @Option(help: ArgumentHelp("Seconds to wait for --wait-for and --expect-peers before giving up (exit 5).", valueName: "S"))
+    var waitTimeout: Double = 30
+
+    @Option(help: ArgumentHelp("Send TEXT to the whole room once present (repeatable).", valueName: "TEXT"))
+    var message: [String] = []
+
+    @Option(name: .customLong("private"), help: ArgumentHelp("Send TEXT to USER only, as USER:TEXT (repeatable).", valueName: "USER:TEXT"))
+    var privateMessages: [PrivateMessage] = []
+
+    @Flag(help: "Print one JSON object per line (Schemas/cli-events.schema.json), each with an `event` member.")
+    var json = false
+
+    @Flag(help: "Publish a stream: an SDP offer from PeerManager (no real media is sent), the answer applied.")
+    var publish = false
+
+    @Option(help: ArgumentHelp("Subscribe to USER's stream, now or once it publishes (repeatable).", valueName: "USER"))
+    var receive: [String] = []
+
+    @Flag(help: "Subscribe to every participant's stream, including those who publish later.")
+    var receiveAll = false
+
+    @Option(help: ArgumentHelp("Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).", valueName: "S"))
+    var duration: Double?
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+        for (name, value) in [("--wait-timeout", waitTimeout), ("--duration", duration ?? 1)] {
+            guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number") }
+        }
+        guard (expectPeers ?? 0) >= 0 else { throw ValidationError("--expect-peers must not be negative") }
     }
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
@@ -48,45 +82,6 @@ struct RoomJoin: AsyncParsableCommand {
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
-        }
-    }
-
-    func run() async throws {
-        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
-                                configuration: .init(requestTimeout: .milliseconds(Int(timeout * 1000))))
-        let events = client.events
-        do {
-            try await client.connect()
-        } catch {
-            if case RPCError.connectionClosed(let end?) = error {
-                Output.error("cannot connect to \(url): \(end.reason)")
-            } else {
-                Output.error("cannot connect to \(url): \(error)")
-            }
-            throw ExitCode(3)
-        }
-        do {
-            let peers = try await client.join()
-            Output.line("joined \(room) as \(user); participants: "
-                        + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
-        } catch let error as RoomError {
-            Output.error("join refused: \(error)")
-            throw ExitCode(4)
-        } catch {
-            Output.error("join failed: \(error)")
-            throw ExitCode(5)
-        }
-        for try await event in events {
-            Output.line(EventText.line(for: event))
-            switch event {
-            case .participantEvicted, .roomClosed:
-                throw ExitCode(6)
-            case .connectionStateChanged(.disconnected(let end)):
-                Output.error("connection ended: \(end.map(\.description) ?? "closed")")
-                throw ExitCode(5)
-            default:
-                break
-            }
         }
     }
 }

@@ -49,6 +49,8 @@ struct RoomClientFacesTests {
         room.client.publishVideo(sdpOffer: "OFFER") { result in answers.mutate { $0.append(result) } }
         try await room.peer.reply(to: try await room.peer.expectRequest("publishVideo"),
                                   result: #"{"sdpAnswer":"ANSWER"}"#)
+        // Each completion runs in its own task: without this wait the second could be appended first.
+        try await waitUntil("the first completion") { answers.value.count >= 1 }
         room.client.publishVideo(sdpOffer: "OFFER") { result in answers.mutate { $0.append(result) } }
         try await room.peer.reply(to: try await room.peer.expectRequest("publishVideo"),
                                   error: #"{"code":302,"message":"no SDP answer"}"#)

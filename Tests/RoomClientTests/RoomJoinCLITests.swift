@@ -7,19 +7,22 @@ import WebSocketTransport
 @Suite("room-join basic run")
 struct RoomJoinCLITests {
     /// Starts a WebSocket server, runs `room-join` against it and plays `script` on the connection it accepts.
-    private func run(_ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
+    /// `upgrade` receives the upgrade request of that connection (its `authorization` header is captured).
+    private func run(_ extraArguments: [String] = [], upgrade: LockedBox<UpgradeRequest?> = LockedBox(nil),
+                     _ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
         async throws -> RoomJoinProcess
     {
         let server = try await WebSocketServer.start()
         let served = Task {
             for await connection in server.connections {
+                upgrade.mutate { $0 = connection.request }
                 try await script(ScriptedRoomPeer(accepted: WebSocketMessageConnection(connection)))
                 return
             }
         }
         let result = try await RoomJoinProcess.run([
             server.url + "/room", "--room", "room1", "--user", "alice", "--timeout", "120",
-        ])
+        ] + extraArguments)
         try await served.value
         await server.shutdown()
         return result
@@ -44,6 +47,23 @@ struct RoomJoinCLITests {
         #expect(events.dropFirst() == [
             "participant joined: carol", "carol: hi", "bob (private): psst", "room room1 closed",
         ])
+    }
+
+    @Test("--token is sent as a bearer Authorization header; --retries and --log-level are accepted")
+    func token() async throws {
+        let upgrade = LockedBox<UpgradeRequest?>(nil)
+        let result = try await run(["--token", "t0ken", "--retries", "0", "--log-level", "trace"], upgrade: upgrade) {
+            peer in
+            try await peer.reply(to: try await peer.expectRequest("joinRoom"), result: #"{"value":[]}"#)
+            try await peer.notify("roomClosed", params: #"{"room":"room1"}"#)
+        }
+
+        #expect(result.status == 6)
+        #expect(upgrade.value?.headers["authorization"] == "Bearer t0ken")
+        #expect(!result.stderr.isEmpty, "--log-level trace logs to stderr")
+        #expect(!result.stdout.contains { $0.contains("t0ken") } && !result.stderr.contains("t0ken"))
+        #expect(try await RoomJoinProcess.run(["ws://127.0.0.1:1", "--room", "r", "--user", "a", "--retries", "-1"])
+            .status == 2)
     }
 
     @Test("a refused join exits 4 and prints the room error code")

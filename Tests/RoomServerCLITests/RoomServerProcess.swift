@@ -1,6 +1,7 @@
 import JSONRPC
 import RoomClient
 import TestSupport
+import Testing
 
 /// The built `room-server` binary, started with `--port 0`, and the URL its first stdout line names.
 struct RoomServerProcess {
@@ -30,4 +31,16 @@ func joined(_ user: String, at url: String, configuration: RoomClient.Configurat
     let client = RoomClient(room: Room(username: user, roomName: "room1", url: url), configuration: configuration)
     try await client.connect()
     return (client, try await client.join())
+}
+
+/// `child`'s stdout lines up to and including the first one that matches `predicate` (each line awaited for at
+/// most 10 s); all of them, with an issue recorded, when stdout ends first.
+func lines(of child: ChildProcess, until predicate: (String) -> Bool) async throws -> [String] {
+    var seen: [String] = []
+    while let line = try await child.nextLine() {
+        seen.append(line)
+        if predicate(line) { return seen }
+    }
+    Issue.record("stdout ended before the awaited line: \(seen)")
+    return seen
 }

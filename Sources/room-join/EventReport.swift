@@ -1,0 +1,104 @@
+import JSONRPC
+import RoomClient
+import RoomProtocol
+import SDP
+
+/// The report of each room event, and of `room-join`'s own steps.
+extension Report {
+    init(_ event: RoomEvent) {
+        switch event {
+        case .participantJoined(let peer):
+            self.init(event: "participantJoined", fields: ["user": .string(peer.identifier)],
+                      text: "participant joined: \(peer)")
+        case .participantLeft(let peer):
+            self.init(event: "participantLeft", fields: ["user": .string(peer.identifier)],
+                      text: "participant left: \(peer.identifier)")
+        case .participantEvicted:
+            self.init(event: "left", fields: ["reason": "evicted"], text: "evicted from the room")
+        case .participantPublished(let peer):
+            self.init(event: "participantPublished", fields: Self.fields(of: peer),
+                      text: "participant published: \(peer)")
+        case .participantUnpublished(let peer):
+            self.init(event: "participantUnpublished", fields: ["user": .string(peer.identifier)],
+                      text: "participant unpublished: \(peer.identifier)")
+        case .iceCandidate(let candidate, let endpoint):
+            self.init(candidate, endpoint)
+        case .message(let text, let user):
+            self.init(event: "message", fields: ["user": .string(user), "text": .string(text)], text: "\(user): \(text)")
+        case .privateMessage(let text, let user):
+            self.init(event: "privateMessage", fields: ["user": .string(user), "text": .string(text)],
+                      text: "\(user) (private): \(text)")
+        case .mediaError(let description):
+            self.init(event: "error", fields: ["message": .string(description), "kind": "media"],
+                      text: "media error: \(description)")
+        case .roomClosed(let room):
+            self.init(event: "left", fields: ["reason": "roomClosed", "room": .string(room)],
+                      text: "room \(room) closed")
+        case .customNotification(let method, let params):
+            self.init(event: "notification", fields: ["method": .string(method), "params": params ?? .null],
+                      text: "notification \(method): \(params?.jsonText ?? "-")")
+        case .invalidNotification(let error):
+            self.init(event: "error", fields: ["message": .string("\(error)"), "kind": "invalidNotification"],
+                      text: "invalid notification: \(error)")
+        case .connectionStateChanged(let state):
+            self.init(state)
+        }
+    }
+
+    /// `joined`, with the participants already in the room.
+    static func joined(room: String, user: String, peers: [Peer]) -> Report {
+        Report(event: "joined",
+               fields: ["room": .string(room), "user": .string(user), "participants": .array(peers.map { .object(fields(of: $0)) })],
+               text: "joined \(room) as \(user); participants: "
+                   + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
+    }
+
+    /// `published`, once the answer is applied; there is no real media.
+    static let published = Report(event: "published", fields: ["realMedia": false],
+                                  text: "published (no real media: the offer is PeerManager's and nothing is sent)")
+
+    /// `subscribed`, once the answer for `user`'s stream is applied.
+    static func subscribed(to user: String) -> Report {
+        Report(event: "subscribed", fields: ["user": .string(user)], text: "subscribed to \(user)")
+    }
+
+    /// `left`, after a clean leave.
+    static func left(room: String) -> Report {
+        Report(event: "left", fields: ["reason": "leave", "room": .string(room)], text: "left \(room)")
+    }
+
+    private init(_ candidate: IceCandidate, _ endpoint: RoomEndpoint) {
+        var fields: [String: JSONValue] = ["candidate": .string(candidate.candidate),
+                                           "sdpMid": candidate.sdpMid.map(JSONValue.string) ?? .null,
+                                           "sdpMLineIndex": candidate.sdpMLineIndex.map(JSONValue.int) ?? .null]
+        let target: String
+        switch endpoint {
+        case .publisher:
+            fields["endpoint"] = "publisher"
+            target = "the published stream"
+        case .subscriber(let user):
+            fields["endpoint"] = "subscriber"
+            fields["user"] = .string(user)
+            target = "the subscription to \(user)"
+        }
+        self.init(event: "iceCandidate", fields: fields,
+                  text: "ICE candidate for \(target) (mid \(candidate.sdpMid ?? "-"), "
+                      + "index \(candidate.sdpMLineIndex.map(String.init) ?? "-")): \(candidate.candidate)")
+    }
+
+    private init(_ state: ConnectionState) {
+        var fields: [String: JSONValue] = [:]
+        switch state {
+        case .connecting: fields["state"] = "connecting"
+        case .connected: fields["state"] = "connected"
+        case .disconnected(let end):
+            fields["state"] = "disconnected"
+            if let end { fields["code"] = .int(Int(end.code)); fields["reason"] = .string(end.reason) }
+        }
+        self.init(event: "connectionState", fields: fields, text: "connection \(state)")
+    }
+
+    private static func fields(of peer: Peer) -> [String: JSONValue] {
+        ["user": .string(peer.identifier), "streams": .array(peer.streams.map(JSONValue.string))]
+    }
+}

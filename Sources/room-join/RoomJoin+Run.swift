@@ -1,0 +1,122 @@
+import ArgumentParser
+import Dispatch
+import JSONRPC
+import RoomClient
+import RoomProtocol
+
+extension RoomJoin {
+    var output: Output { Output(json: json) }
+
+    func run() async throws {
+        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
+                                configuration: connection.configuration)
+        let steps = Steps(client.events)
+        try await connect(client)
+        try await join(client)
+        let interrupt = steps.catchInterrupt()
+        defer { interrupt.cancel() }
+        let presence = Presence(users: waitFor, count: expectPeers)
+        var acted = false
+        var media = Media()
+        if presence.isSatisfied(by: client.peers) {
+            try await act(client, steps, &media)
+            acted = true
+        } else {
+            steps.after(waitTimeout, .waitExpired)
+        }
+        for await step in steps.stream {
+            switch step {
+            case .event(let event):
+                output.report(Report(event))
+                try checkEnd(event)
+                if !acted, presence.isSatisfied(by: client.peers) {
+                    try await act(client, steps, &media)
+                    acted = true
+                } else if acted {
+                    try await follow(event, client, &media)
+                }
+            case .waitExpired where !acted:
+                try end("timeout", "timed out waiting for \(presence.missing(from: client.peers))")
+            case .waitExpired:
+                break
+            case .durationElapsed:
+                try await leave(client)
+                return
+            case .interrupted:
+                try await leave(client)
+                throw ExitCode(130)
+            case .eventsEnded:
+                try end("error", "room events ended")
+            }
+        }
+    }
+
+    private func connect(_ client: RoomClient) async throws {
+        do {
+            try await client.connect()
+        } catch {
+            if case RPCError.connectionClosed(let end?) = error {
+                output.error("cannot connect to \(url): \(end.reason)")
+            } else {
+                output.error("cannot connect to \(url): \(error)")
+            }
+            throw ExitCode(3)
+        }
+    }
+
+    private func join(_ client: RoomClient) async throws {
+        do {
+            output.report(.joined(room: room, user: user, peers: try await client.join()))
+        } catch let error as RoomError {
+            output.error("join refused: \(error)")
+            throw ExitCode(4)
+        } catch {
+            output.error("join failed: \(error)")
+            throw ExitCode(5)
+        }
+    }
+
+    /// Does what the options ask once the awaited participants are present, then starts `--duration`.
+    private func act(_ client: RoomClient, _ steps: Steps, _ media: inout Media) async throws {
+        if publish { try await publish(client, media) }
+        for peer in client.peers { try await receiveIfWanted(peer, client, &media) }
+        try await call("send the message") {
+            for text in message { try await client.sendMessage(text) }
+            for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }
+        }
+        if let duration { steps.after(duration, .durationElapsed) }
+    }
+
+    private func leave(_ client: RoomClient) async throws {
+        try await call("leave the room") { try await client.leave() }
+        output.report(.left(room: room))
+    }
+
+    /// Runs one room call; a failure is reported as "cannot `what`" and exits 5.
+    func call(_ what: String, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            try end("error", "cannot \(what): \(error)")
+        }
+    }
+
+    /// Reports `problem`, then `left` for `reason` (JSON only: the readable output has said it), and exits 5.
+    private func end(_ reason: String, _ problem: String) throws -> Never {
+        output.error(problem)
+        output.report(Report(event: "left", fields: ["reason": .string(reason), "room": .string(room)]))
+        throw ExitCode(5)
+    }
+
+    /// Exits 6 when `event` ends the stay in the room (its report was `left`), 5 when the connection ended.
+    private func checkEnd(_ event: RoomEvent) throws {
+        switch event {
+        case .participantEvicted, .roomClosed:
+            throw ExitCode(6)
+        case .connectionStateChanged(.disconnected(let end)):
+            try self.end("disconnected", "connection ended: \(end.map(\.description) ?? "closed")")
+        default:
+            break
+        }
+    }
+}

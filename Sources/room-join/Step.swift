@@ -1,0 +1,43 @@
+import JSONRPC
+import RoomClient
+
+/// What the run loop reacts to: the room's events and its own timers, merged into one ordered stream.
+enum Step: Sendable {
+    /// A room event.
+    case event(RoomEvent)
+    /// The room's events ended (the client was released or fell behind).
+    case eventsEnded
+    /// `--wait-timeout` passed before the awaited participants were present.
+    case waitExpired
+    /// `--duration` passed since the actions were done.
+    case durationElapsed
+    /// SIGINT arrived (see ``Steps/catchInterrupt()``).
+    case interrupted
+}
+
+/// The merged stream of ``Step``s: room events are forwarded as they come, timers are added with ``after(_:_:)``.
+final class Steps: Sendable {
+    let stream: AsyncStream<Step>
+    private let continuation: AsyncStream<Step>.Continuation
+
+    init(_ events: Broadcast<RoomEvent>.Subscription) {
+        (stream, continuation) = AsyncStream<Step>.makeStream()
+        Task { [continuation] in
+            do {
+                for try await event in events { continuation.yield(.event(event)) }
+            } catch {}
+            continuation.yield(.eventsEnded)
+        }
+    }
+
+    /// Yields `step` now.
+    func yield(_ step: Step) { continuation.yield(step) }
+
+    /// Yields `step` once `seconds` have passed.
+    func after(_ seconds: Double, _ step: Step) {
+        Task { [continuation] in
+            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            continuation.yield(step)
+        }
+    }
+}
