@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the main job, end to end on 127.0.0.1.
 # 1. room-server (the embeddable RoomServer with simulated media) on an ephemeral port;
-# 2. alice and bob join a room with room-join; bob leaves (his process is killed) and after the 1 s
-#    reconnection window alice sees him evicted; SIGINT to the server closes alice's session with 1001;
+# 2. alice and bob join a room with room-join, wait for each other, publish, subscribe to each other, chat, send a
+#    private message and leave; then SIGINT shuts the server down;
 # 3. the plain JSON-RPC echo example answers a third-party Python client;
 # 4. sdp-tool inspects a corpus offer and prints the answer a media server would give.
 set -euo pipefail
@@ -23,17 +23,19 @@ wait_for() {
 wait_for "$work/server" "ws://"
 url=$(head -n 1 "$work/server")
 echo "== room-server listening on $url"
-"$bin/room-join" "$url" --room demo --user alice >"$work/alice" 2>&1 & alice=$!; pids+=($alice)
-wait_for "$work/alice" "participants"
-"$bin/room-join" "$url" --room demo --user bob >"$work/bob" 2>&1 & bob=$!; pids+=($bob)
-wait_for "$work/alice" "participant joined: bob"
-kill $bob; wait $bob 2>/dev/null || true
-wait_for "$work/alice" "participant left: bob"
+# Each waits for the other, publishes (PeerManager offer, no real media), subscribes to everyone, chats and sends
+# a private message, stays 2 s, then leaves.
+for pair in alice:bob bob:alice; do
+    me=${pair%%:*}; other=${pair##*:}
+    "$bin/room-join" "$url" --room demo --user "$me" --wait-for "$other" --publish --receive-all \
+        --message "hello from $me" --private "$other:psst, $other, it is $me" --duration 2 >"$work/$me" 2>&1 &
+    pids+=($!)
+done
+wait_for "$work/alice" "left demo"
+wait_for "$work/bob" "left demo"
+for me in alice bob; do echo "== $me's room-join:"; sed "s/^/[$me] /" "$work/$me"; done
 kill -INT $server; wait $server || true
-wait $alice 2>/dev/null || true
-echo "== what bob's room-join printed:"; sed 's/^/[bob]   /' "$work/bob"
-echo "== what alice's room-join printed (bob joined, dropped, was evicted; then the server shut down):"
-sed 's/^/[alice] /' "$work/alice"
+echo "== room-server shut down"
 
 "$bin/jsonrpc-echo-server" --port 0 >"$work/echo" & echo_server=$!; pids+=($echo_server)
 wait_for "$work/echo" "ws://"
