@@ -37,8 +37,15 @@ public func withDeadline<T: Sendable>(
 public func waitUntil(
     _ what: String, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable () -> Bool
 ) async throws {
+    try await waitUntil(what, timeout: timeout, asyncCondition: { condition() })
+}
+
+/// ``waitUntil(_:timeout:_:)`` for a condition that must be read asynchronously (e.g. on an event loop).
+public func waitUntil(
+    _ what: String, timeout: Duration = .seconds(10), asyncCondition condition: @escaping @Sendable () async -> Bool
+) async throws {
     let start = ContinuousClock.now
-    while !condition() {
+    while !(await condition()) {
         if ContinuousClock.now - start > timeout * deadlineScale {
             throw DeadlineExceeded(what: what, timeout: timeout * deadlineScale)
         }

@@ -41,18 +41,7 @@ import Testing
         let client = JSONRPCClient(transport: FixedTransport(connection: near),
                                    configuration: .init(requestTimeout: .seconds(600)))
         try await client.connect()
-        let calls = Task {
-            await withTaskGroup(of: Result<JSONValue, RPCError>.self) { group in
-                for i in 0..<100 {
-                    group.addTask {
-                        do { return .success(try await client.call("hang", params: [.int(i)])) } catch {
-                            return .failure(error as? RPCError ?? .invalidResponse("\(error)"))
-                        }
-                    }
-                }
-                return await group.reduce(into: []) { $0.append($1) }
-            }
-        }
+        let calls = Task { await outcomesOfHangingCalls(client, count: 100) }
         let peer = RawPeer(connection: far)
         for _ in 0..<100 { _ = try await peer.receiveText() }
 

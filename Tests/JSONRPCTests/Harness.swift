@@ -99,3 +99,17 @@ func sameElements(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
     func counts(_ values: [JSONValue]) -> [JSONValue: Int] { values.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
     return counts(l) == counts(r)
 }
+
+/// Starts `count` concurrent calls of `hang` (ids 0..<count) and collects how each one completed.
+func outcomesOfHangingCalls(_ client: JSONRPCClient, count: Int) async -> [Result<JSONValue, RPCError>] {
+    await withTaskGroup(of: Result<JSONValue, RPCError>.self) { group in
+        for i in 0..<count {
+            group.addTask {
+                do { return .success(try await client.call("hang", params: [.int(i)])) } catch {
+                    return .failure(error as? RPCError ?? .invalidResponse("\(error)"))
+                }
+            }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+    }
+}

@@ -19,18 +19,7 @@ import WebSocketTransport
         let listener = try await server.listen(on: .init())
         let client = JSONRPCClient(url: listener.url, configuration: .init(requestTimeout: .seconds(600)))
         try await client.connect()
-        let calls = Task {
-            await withTaskGroup(of: Result<JSONValue, RPCError>.self) { group in
-                for i in 0..<100 {
-                    group.addTask {
-                        do { return .success(try await client.call("hang", params: [.int(i)])) } catch {
-                            return .failure(error as? RPCError ?? .invalidResponse("\(error)"))
-                        }
-                    }
-                }
-                return await group.reduce(into: []) { $0.append($1) }
-            }
-        }
+        let calls = Task { await outcomesOfHangingCalls(client, count: 100) }
         try await waitUntil("100 parked handlers") { parked.count == 100 }
 
         // When the server shuts down, closing the connection with 1001 while the handlers are parked

@@ -10,9 +10,7 @@ import Testing
             await server.shutdown()
         }
         // After the grace period that lets lws finish destroying each vhost, the loop lets go of the servers.
-        try await withDeadline(.seconds(10), "servers released") {
-            while await loop.onServiceThread({ $0.servers.count }) > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        try await waitUntil("servers released", asyncCondition: { await loop.onServiceThread { $0.servers.count } == 0 })
         #expect(await loop.onServiceThread { $0.servers.count } == 0)
         await loop.shutdown()
     }
