@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSONRPC
 import Logging
 import RoomClient
 import WebSocketTransport
@@ -10,6 +11,9 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
     var retries: Int = 1
+
+    @Option(help: "Seconds to keep reconnecting after the connection drops (the session is resumed, or the room rejoined and the media renegotiated); 0 exits at the first drop.")
+    var reconnectFor: Double = 60
 
     @Option(help: "A bearer token, sent as 'Authorization: Bearer TOKEN' on the WebSocket upgrade.")
     var token: String?
@@ -26,12 +30,17 @@ struct ConnectionOptions: ParsableArguments {
     func validate() throws {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        guard reconnectFor >= 0, reconnectFor.isFinite else {
+            throw ValidationError("--reconnect-for must be a number of seconds, 0 or more")
+        }
     }
 
     /// The RoomClient settings these options make.
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: .milliseconds(Int(timeout * 1000)),
                                                      retries: retries, authToken: token)
+        configuration.reconnect = reconnectFor == 0 ? .off
+            : .automatic(.init(budget: .milliseconds(Int((reconnectFor * 1000).rounded()))))
         configuration.webSocket.tls = TLSClientConfiguration(caFile: caFile, allowSelfSigned: insecure,
                                                              skipHostnameCheck: insecure)
         if let logLevel {
