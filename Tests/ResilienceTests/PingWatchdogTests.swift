@@ -13,7 +13,7 @@ struct PingWatchdogTests {
         let server = JSONRPCServer(configuration: .init(reconnectionWindow: .seconds(10), clock: clock))
         let (near, far) = LocalMessageConnection.pair()
         Task { await server.serve(far) }
-        let peer = Peer(connection: near)
+        let peer = ScriptedPeer(connection: near)
         try await peer.send(["jsonrpc": "2.0", "id": 1, "method": "connect"])
         let sessionId = try #require(try await peer.receive()["result"]?["sessionId"]?.stringValue)
         if let interval {
@@ -46,7 +46,7 @@ struct PingWatchdogTests {
     @Test func eachPingRearmsTheWatchdog() async throws {
         // Given a session with a 1 s interval
         let (server, connection, sessionId) = try await pingedSession(interval: 1000)
-        let peer = Peer(connection: connection)
+        let peer = ScriptedPeer(connection: connection)
 
         // When it pings every 2 s for 10 s
         for id in 3..<8 {

@@ -15,7 +15,7 @@ struct ReconnectLifecycleTests {
     }
 
     /// Connects `client` with a first call that teaches it the session id `S1`; returns the server end.
-    func connectWithSession(_ client: JSONRPCClient) async throws -> Peer {
+    func connectWithSession(_ client: JSONRPCClient) async throws -> ScriptedPeer {
         async let hello = client.call("hello")
         let peer = try await transport.nextPeer()
         try await peer.reply(to: try await peer.receive(), ["value": "hi", "sessionId": "S1"])

@@ -30,17 +30,17 @@ final class ScriptedTransport: MessageTransport {
     }
 
     /// The server end of the next connection the client opens.
-    func nextPeer() async throws -> Peer {
+    func nextPeer() async throws -> ScriptedPeer {
         try await withDeadline(.seconds(10), "the client to connect") { [farEnds] in
             var iterator = farEnds.makeAsyncIterator()
             guard let far = await iterator.next() else { throw ConnectionEnd(code: 1006, reason: "no more") }
-            return Peer(connection: far)
+            return ScriptedPeer(connection: far)
         }
     }
 }
 
 /// The server end of one scripted connection, speaking JSON text.
-struct Peer: Sendable {
+struct ScriptedPeer: Sendable {
     let connection: LocalMessageConnection
 
     func receive() async throws -> JSONValue {
