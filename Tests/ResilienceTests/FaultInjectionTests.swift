@@ -16,13 +16,15 @@ struct FaultInjectionTests {
     }
 
     @Test func aCutUnderAThousandInFlightRequestsCompletesEachExactlyOnce() async throws {
-        // Given a server whose handler counts its runs per request, behind a proxy
+        // Given a server whose handler counts its runs per request and holds its answers until the gate opens,
+        // behind a proxy
         let server = JSONRPCServer()
         let runs = LockedBox([Int: Int]())
+        let gate = Gate()
         server.register("work") { params, _ in
             let n = params?[0]?.intValue ?? -1
             runs.mutate { $0[n, default: 0] += 1 }
-            await Task.yield()
+            if n >= 0 { await gate.wait() }
             return .int(n)
         }
         let listener = try await server.listen(on: .init())
@@ -51,6 +53,7 @@ struct FaultInjectionTests {
         }
         try await waitUntil("requests to reach the server") { runs.value.count > 100 }
         proxy.cutAll()
+        gate.open()
 
         // Then each of the 1,000 completes exactly once, by resume or by connectionClosed
         try await withDeadline(.seconds(30), "1,000 completions") { for call in calls { await call.value } }

@@ -184,3 +184,27 @@ struct ReconnectLifecycleTests {
         #expect(end.reason.contains("already waiting"))
     }
 }
+
+extension ReconnectLifecycleTests {
+    @Test func aCallWaitingForTheReconnectionStillTimesOutAtItsDeadline() async throws {
+        // Given a client reconnecting to an unreachable server
+        let client = JSONRPCClient(transport: transport, configuration: .init(
+            requestTimeout: .seconds(2), retries: 0, reconnect: .automatic(.init(seed: 11)), heartbeat: .off,
+            clock: clock))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.refusing = true
+        await first.close(code: 1006, reason: "gone")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+
+        // When a call waits in the queue longer than its timeout (DESIGN §5: deadlines keep running)
+        let waiting = Task { try await client.call("queued") }
+        try await waitUntil("the call's timer") { clock.pendingTimers >= 2 }
+        clock.advance(by: .seconds(2))
+
+        // Then it times out, although the client is still reconnecting
+        await #expect(throws: RPCError.timeout(method: "queued", attempts: 1)) { try await waiting.value }
+        #expect(!client.connectionState.isConnected)
+        await client.close()
+    }
+}
