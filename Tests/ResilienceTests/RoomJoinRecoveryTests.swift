@@ -48,6 +48,14 @@ struct RoomJoinRecoveryTests {
         #expect(try await roomJoin.exitStatus() == 130)
         let rest = await roomJoin.remainingLines()
         #expect(!(lines + rest).contains { $0.contains(#""event":"error""#) || $0.contains("renegotiationNeeded") })
+        // And every line, the reconnection states included, is valid against Schemas/cli-events.schema.json
+        if SchemaValidation.mustRun {
+            let cases = (lines + rest).enumerated().map { index, line in
+                SchemaValidation.Case(label: "line \(index): \(line)", schema: "Schemas/cli-events.schema.json",
+                                      instanceJSON: line)
+            }
+            for verdict in try SchemaValidation.validate(cases) { #expect(verdict.valid, "\(verdict.label): \(verdict.errors)") }
+        }
         await bob.disconnect()
         await first.shutdown()
         await second.shutdown()
