@@ -24,6 +24,8 @@ public final class FaultProxy: Sendable {
         let client: Int32
         let server: Int32
         var pumpsRunning = 2
+        /// Set by ``cutAll(refusingFor:)``: a pump holding a chunk in a pause drops it and ends.
+        var cut = false
     }
     private struct State {
         var target: Int
@@ -99,9 +101,12 @@ public final class FaultProxy: Sendable {
         // `links` under the lock, so a descriptor shut down here is never a closed (and maybe reused) one.
         state.withLock { s in
             s.refuseUntil = refusingFor > .zero ? ContinuousClock.now + refusingFor : nil
-            for link in s.links.values {
-                shutdown(link.client, Int32(SHUT_RDWR))
-                shutdown(link.server, Int32(SHUT_RDWR))
+            for key in s.links.keys {
+                s.links[key]?.cut = true
+                if let link = s.links[key] {
+                    shutdown(link.client, Int32(SHUT_RDWR))
+                    shutdown(link.server, Int32(SHUT_RDWR))
+                }
             }
         }
     }
@@ -147,8 +152,8 @@ public final class FaultProxy: Sendable {
         forwarding: while true {
             let count = recv(source, &buffer, buffer.count, 0)
             if count <= 0 { break }
-            while state.withLock({ $0.paused && $0.links[key] != nil }) { usleep(1000) }
-            let (dropping, delay, alive) = state.withLock { ($0.dropping, $0.delay, $0.links[key] != nil) }
+            while state.withLock({ $0.paused && $0.links[key]?.cut == false }) { usleep(1000) }
+            let (dropping, delay, alive) = state.withLock { ($0.dropping, $0.delay, $0.links[key]?.cut == false) }
             guard alive else { break }
             if dropping { continue }
             if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }

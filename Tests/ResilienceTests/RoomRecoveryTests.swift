@@ -94,6 +94,40 @@ struct RoomRecoveryTests {
         await second.shutdown()
     }
 
+    @Test func withoutAnOfferProviderTheRejoinAsksForFreshOffers() async throws {
+        // Given alice publishing through a proxy, and subscribed to bob, without an offer provider
+        let first = try await RoomServer.start(.init(reconnectionWindow: .seconds(2)))
+        let proxy = try FaultProxy(targetPort: Self.port(of: first.url))
+        defer { proxy.stop() }
+        let media = RecoveringMedia()
+        let alice = RoomClient(room: Room(username: "alice", roomName: "r", url: proxy.url(path: "/room")),
+                               configuration: Self.configuration())
+        let bob = RoomClient(room: Room(username: "bob", roomName: "r", url: first.url),
+                             configuration: .init(reconnect: .off, heartbeat: .off))
+        try await bob.join()
+        _ = try await bob.publishVideo(sdpOffer: try await RecoveringMedia().provider.offer(.publisher))
+        try await alice.join()
+        _ = try await alice.publishVideo(sdpOffer: try await media.provider.offer(.publisher))
+        let subscription = try await media.provider.offer(.subscriber(to: "bob"))
+        _ = try await alice.receiveVideo(from: try #require(alice.peer(withIdentifier: "bob")), sdpOffer: subscription)
+        let aliceSaw = EventLog(alice)
+
+        // When the server is replaced by one that knows nothing (bob is not there) and the connection drops
+        let second = try await RoomServer.start(.init(reconnectionWindow: .seconds(2)))
+        proxy.retarget(port: Self.port(of: second.url))
+        proxy.cutAll()
+
+        // Then alice rejoins and asks for a fresh offer for her publication only (bob no longer publishes there)
+        try await aliceSaw.wait(for: "the request for offers") { $0 == ClientEvent.renegotiationNeeded([.publisher]) }
+        let rejoined = try #require(aliceSaw.all.firstIndex(of: ClientEvent.connectionStateChanged(.rejoined)))
+        #expect(rejoined < aliceSaw.all.firstIndex(of: ClientEvent.renegotiationNeeded([.publisher]))!)
+        #expect(alice.isJoined && alice.peers.isEmpty && alice.localPeer.streams.isEmpty)
+        await alice.disconnect()
+        await bob.disconnect()
+        await first.shutdown()
+        await second.shutdown()
+    }
+
     @Test func aFlappingNetworkCausesNoDuplicateJoinsAndLosesNoChatSentAfterAReconnect() async throws {
         // Given alice (through a proxy) and bob in a room
         let server = try await RoomServer.start(.init(reconnectionWindow: .seconds(2)))
@@ -111,11 +145,11 @@ struct RoomRecoveryTests {
         var sent: [String] = []
         for cycle in 1...8 {
             let before = aliceSaw.all.count { $0 == ClientEvent.connectionStateChanged(.resumed) }
+            let losses = aliceSaw.all.count { $0 == ClientEvent.connectionStateChanged(.reconnecting(attempt: 1)) }
             if cycle % 3 == 0 {
                 proxy.pause()
-                try await aliceSaw.wait(for: "the stall to be noticed") {
-                    $0 == ClientEvent.connectionStateChanged(.reconnecting(attempt: 1))
-                        && aliceSaw.all.count { $0 == ClientEvent.connectionStateChanged(.reconnecting(attempt: 1)) } >= cycle
+                try await waitUntil("the stall to be noticed") {
+                    aliceSaw.all.count { $0 == ClientEvent.connectionStateChanged(.reconnecting(attempt: 1)) } > losses
                 }
                 proxy.resume()
             } else {
