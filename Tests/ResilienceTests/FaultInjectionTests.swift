@@ -93,6 +93,57 @@ struct FaultInjectionTests {
         await listener.shutdown()
     }
 
+    @Test func droppedBytesAreDetectedLikeAStallAndTheSessionResumes() async throws {
+        // Given a client with a 150 ms heartbeat (and a short handshake timeout) through a proxy
+        let server = JSONRPCServer()
+        server.register("echo") { params, _ in params }
+        let listener = try await server.listen(on: .init())
+        let proxy = try FaultProxy(targetPort: listener.port)
+        defer { proxy.stop() }
+        var webSocket = WebSocketClientConfiguration()
+        webSocket.handshakeTimeout = .milliseconds(500) * deadlineScale
+        let client = JSONRPCClient(url: proxy.url(path: "/"), configuration: .init(
+            requestTimeout: .seconds(20) * deadlineScale, retries: 0, reconnect: .automatic(.fast),
+            heartbeat: .every(.milliseconds(150))), webSocket: webSocket)
+        let log = StateLog(client)
+        _ = try await client.call("echo", params: ["before"])
+        let sessionId = client.sessionId
+
+        // When the network turns into a black hole (bytes vanish, sockets stay open)
+        proxy.dropping = true
+
+        // Then the loss is noticed; once bytes flow again the client resumes its session
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        proxy.dropping = false
+        try await log.wait(for: "resumed") { $0 == .resumed }
+        #expect(client.sessionId == sessionId)
+        #expect(try await client.call("echo", params: ["after"])["value"] == ["after"])
+        await client.close()
+        await listener.shutdown()
+    }
+
+    @Test func theHeartbeatMeasuresTheRoundTripThroughADelayingNetwork() async throws {
+        // Given a proxy that holds every chunk 40 ms, each way
+        let server = JSONRPCServer()
+        let listener = try await server.listen(on: .init())
+        let proxy = try FaultProxy(targetPort: listener.port)
+        defer { proxy.stop() }
+        proxy.delay = .milliseconds(40)
+        let client = JSONRPCClient(url: proxy.url(path: "/"), configuration: .init(
+            reconnect: .automatic(.fast), heartbeat: .every(.milliseconds(300) * deadlineScale)))
+        let log = StateLog(client)
+        try await client.connect()
+
+        // When a ping is answered
+        try await waitUntil("a pong") { [client] in client.smoothedRTT != nil && client.heartbeatRTT != nil }
+
+        // Then the last RTT includes both delays, and the slow network was never taken for a lost one
+        #expect(client.heartbeatRTT! >= .milliseconds(80))
+        #expect(!log.all.contains(.reconnecting(attempt: 1)))
+        await client.close()
+        await listener.shutdown()
+    }
+
     @Test func connectFromAnotherSocketTakesTheSessionOverAndTheOldClientDoesNotReconnect() async throws {
         // Given a client with a session (reconnect on)
         let server = JSONRPCServer()
