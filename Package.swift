@@ -158,6 +158,7 @@ let package = Package(
             name: "RoomClientTests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomServer",  // room-join's interactive mode against an in-process server
             ],
             swiftSettings: strict
         ),

@@ -53,6 +53,12 @@ extension Report {
                    + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
     }
 
+    /// `participants`, the answer to `/who` in interactive mode: the other participants and their streams.
+    static func participants(_ peers: [Peer]) -> Report {
+        Report(event: "participants", fields: ["participants": .array(peers.map { .object(fields(of: $0)) })],
+               text: "participants: " + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
+    }
+
     /// `published`, once the answer is applied; there is no real media.
     static let published = Report(event: "published", fields: ["realMedia": false],
                                   text: "published (no real media: the offer is PeerManager's and nothing is sent)")

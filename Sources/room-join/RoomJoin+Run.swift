@@ -15,6 +15,7 @@ extension RoomJoin {
         try await join(client)
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
         var media = Media()
@@ -47,6 +48,11 @@ extension RoomJoin {
                 throw ExitCode(130)
             case .eventsEnded:
                 try end("error", "room events ended")
+            case .input(let line):
+                if try await perform(line, client) { return }
+            case .inputEnded:
+                try await leave(client)
+                return
             }
         }
     }
@@ -87,7 +93,7 @@ extension RoomJoin {
         if let duration { steps.after(duration, .durationElapsed) }
     }
 
-    private func leave(_ client: RoomClient) async throws {
+    func leave(_ client: RoomClient) async throws {
         try await call("leave the room") { try await client.leave() }
         output.report(.left(room: room))
     }
