@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
+        .executable(name: "room-publisher-receiver", targets: ["room-publisher-receiver"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -116,6 +117,11 @@ let package = Package(
         .executableTarget(
             name: "room-custom-server", dependencies: ["RoomServer", "JSONRPC", "SignalingSupport"],
             path: "Examples/room-custom-server", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-publisher-receiver",
+            dependencies: ["RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC"],
+            path: "Examples/room-publisher-receiver", swiftSettings: strict
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
