@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
+        .library(name: "TreeClient", targets: ["TreeClient"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
@@ -74,6 +75,15 @@ let package = Package(
         // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
         .target(
             name: "RoomClient",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The NBMTreeClient counterpart: typed Tree calls and multicast Tree events (source and sink candidates).
+        .target(
+            name: "TreeClient",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),

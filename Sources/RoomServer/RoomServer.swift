@@ -26,6 +26,9 @@ public final class RoomServer: Sendable {
     let eventHub = Broadcast<RoomEvent>()
     let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
+    /// Tree (PROTOCOL §5): its own JSON-RPC server (router and sessions) behind ``treePath``.
+    let treeRPC: JSONRPCServer
+    let treeRegistry: TreeRegistry
     var logger: Logger { configuration.logger }
     var media: any MediaBackend { configuration.media }
 
@@ -41,6 +44,10 @@ public final class RoomServer: Sendable {
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock))
         registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        treeRPC = JSONRPCServer(configuration: .init(
+            reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
+            clock: configuration.clock))
+        treeRegistry = TreeRegistry(limits: configuration.limits)
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         for method in RoomMethod.allCases {
             rpc.register(method.rawValue) { [weak self] params, context in
@@ -58,6 +65,7 @@ public final class RoomServer: Sendable {
             guard let outbox = self?.registry.outbox(of: session) else { return }
             Task { await outbox.flush() }
         }
+        registerTreeMethods()
     }
 
     /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;
