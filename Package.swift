@@ -186,6 +186,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.
+        .testTarget(
+            name: "TreeTests",
+            dependencies: [
+                "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "WebSocketTransport",
+                "SignalingSupport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
         // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.
         .testTarget(
             name: "RoomEndToEndTests",

@@ -79,8 +79,9 @@ extension RoomServer {
             }
             let id = try treeRegistry.create(params.treeId, session: session)
             logger.info("tree created", metadata: ["tree": "\(id)", "session": "\(session)"])
-            // PROTOCOL §5: {} when the id was given, the new id (wrapped as value) otherwise.
-            return params.treeId == nil ? TreeResult.created(treeId: id).json : nil
+            // PROTOCOL §5: {} when the id was given, the new id (wrapped as value) otherwise. (No ternary: JSONValue
+            // is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
+            if params.treeId == nil { return TreeResult.created(treeId: id).json }
         case .releaseTree(let params):
             for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }
         case .setTreeSource(let params):
