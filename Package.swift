@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
+        .executable(name: "tree-join", targets: ["tree-join"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
@@ -95,12 +96,30 @@ let package = Package(
             dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
+        // What the command-line tools share: report lines (readable or --json), stderr, connection options.
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                "JSONRPC", "WebSocketTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "tree-join",
+            dependencies: [
+                "CLISupport", "TreeClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import CLISupport
 import JSONRPC
 import RoomClient
 import RoomProtocol

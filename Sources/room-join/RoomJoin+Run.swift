@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 import Dispatch
 import JSONRPC
@@ -5,7 +6,7 @@ import RoomClient
 import RoomProtocol
 
 extension RoomJoin {
-    var output: Output { Output(json: json) }
+    var output: Output { Output(tool: "room-join", json: json) }
 
     func run() async throws {
         let client = RoomClient(room: Room(username: user, roomName: room, url: url),
