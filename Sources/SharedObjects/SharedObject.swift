@@ -11,6 +11,8 @@ import SignalingSupport
 /// - **Setting.** ``setProperties(_:)`` returns the version the server gave the change; by then ``data``
 ///   includes it (the server sends the setter its update before the reply).
 /// - **Events.** ``events`` is multicast (DESIGN §2); the delegate face (``delegate``) is one more subscriber.
+/// - **Lifetime.** Its ``SharedObjectClient`` keeps an open object alive until it is closed (by ``close()`` or by
+///   the server), and the object keeps its client alive.
 public final class SharedObject: Sendable {
     enum Phase: Sendable {
         /// Not connected: never, or closed.
@@ -79,10 +81,16 @@ public final class SharedObject: Sendable {
             s.persistentRequested = persistent
             s.phase = .syncing
         }
+        owner.retain(self, true)
         do {
             return try await requestState(persistent: persistent)
         } catch {
-            state.withLock { s in if s.phase == .syncing, s.snapshot == nil { s.phase = .idle } }
+            let failed = state.withLock { s -> Bool in
+                guard s.phase == .syncing, s.snapshot == nil else { return false }
+                s.phase = .idle
+                return true
+            }
+            if failed { owner.retain(self, false) }
             throw error
         }
     }
@@ -204,12 +212,14 @@ public final class SharedObject: Sendable {
     func apply(_ closed: SharedObjectClosed) { markClosed(reason: closed.reason) }
 
     private func markClosed(reason: String) {
-        state.withLock { s in
-            guard s.phase != .idle else { return }
+        let closed = state.withLock { s -> Bool in
+            guard s.phase != .idle else { return false }
             s.phase = .idle
             s.buffer = []
             eventHub.publish(.closed(reason: reason))
+            return true
         }
+        if closed { owner.retain(self, false) }
     }
 
     private func scheduleResync() {

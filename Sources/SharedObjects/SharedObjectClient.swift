@@ -2,9 +2,10 @@ import JSONRPC
 import Logging
 import SignalingSupport
 
-/// A table entry that does not keep its object alive.
-struct WeakObject: Sendable {
+/// A table entry: it keeps its object alive only while it is open.
+struct ObjectEntry: Sendable {
     weak var object: SharedObject?
+    var retained: SharedObject?
 }
 
 /// The shared objects of one ``JSONRPC/JSONRPCClient`` connection (issue 11): it routes the server's
@@ -32,9 +33,9 @@ public final class SharedObjectClient: Sendable {
     /// The JSON-RPC client the objects talk through.
     public let rpc: JSONRPCClient
     let logger: Logger
-    /// Held weakly: an object keeps its client alive, not the other way round (a dropped object stays attached on
-    /// the server until its session ends, but nothing here keeps it).
-    private let objects = LockedValue([String: WeakObject]())
+    /// An object keeps its client alive; the client keeps an object alive only while it is open (connected and
+    /// not closed), so that `shared.object(name)` finds the same open object again.
+    private let objects = LockedValue([String: ObjectEntry]())
     private let watch = LockedValue(Watch())
 
     /// Creates the shared objects of `client`'s connection. Create one per ``JSONRPC/JSONRPCClient``.
@@ -53,7 +54,7 @@ public final class SharedObjectClient: Sendable {
             if let existing = table[name]?.object { return existing }
             let object = SharedObject(name: name, owner: self)
             table = table.filter { $0.value.object != nil }
-            table[name] = WeakObject(object: object)
+            table[name] = ObjectEntry(object: object)
             return object
         }
     }
@@ -66,6 +67,14 @@ public final class SharedObjectClient: Sendable {
         let object = object(name)
         _ = try await object.connect(persistent: persistent)
         return object
+    }
+
+    /// Keeps an open object alive (`true`), or lets it go once closed (`false`).
+    func retain(_ object: SharedObject, _ open: Bool) {
+        objects.withLock { table in
+            guard table[object.name]?.object === object else { return }
+            table[object.name]?.retained = open ? object : nil
+        }
     }
 
     /// The objects made with ``object(_:)`` that are connected now.

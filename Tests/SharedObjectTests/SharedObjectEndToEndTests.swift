@@ -68,3 +68,92 @@ extension SharedObjectEndToEndTests {
         await server.shutdown()
     }
 }
+
+extension SharedObjectEndToEndTests {
+    @Test func sendReachesEveryClientIncludingTheSender() async throws {
+        // Given three clients of one object
+        let server = try await SharedObjectServerFixture.start()
+        let peers = (0..<3).map { _ in SharedObjectPeer(url: server.url) }
+        var objects: [SharedObject] = []
+        var subscriptions: [Broadcast<SharedObjectEvent>.Subscription] = []
+        for peer in peers {
+            let object = peer.shared.object("chat")
+            subscriptions.append(object.events)
+            try await object.connect()
+            objects.append(object)
+        }
+
+        // When the first sends a message
+        try await objects[0].send("wave", params: ["from": "first", "n": 1])
+
+        // Then all three receive it, the sender included
+        for (index, events) in subscriptions.enumerated() {
+            let seen = try await collect(events, "client \(index)'s message") { event in
+                if case .message = event { return true }
+                return false
+            }
+            #expect(seen.last == .message(method: "wave", params: ["from": "first", "n": 1]))
+        }
+        for peer in peers { await peer.close() }
+        await server.shutdown()
+    }
+
+    @Test func theSetterHasItsChangeInItsSnapshotWhenTheSetReturns() async throws {
+        // Given a client of an object
+        let server = try await SharedObjectServerFixture.start()
+        let peer = SharedObjectPeer(url: server.url)
+        let object = try await peer.shared.connect("note")
+
+        // When it sets twice
+        let first = try await object.setProperty("text", "hello")
+        let second = try await object.setProperty("text", "bye")
+
+        // Then the versions follow each other, and the snapshot already holds each change when its set returns
+        #expect(first == 1)
+        #expect(second == 2)
+        #expect(object.version == 2)
+        #expect(object.data == ["text": "bye"])
+        // and a set that changes nothing keeps the version
+        #expect(try await object.setProperty("text", "bye") == 2)
+        #expect(server.service.state(of: "note")?.version == 2)
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func concurrentSettersConvergeToTheSameStateEverywhere() async throws {
+        // Given three clients of one object
+        let server = try await SharedObjectServerFixture.start(.init(limits: .init(maxUpdatesPerSecond: nil)))
+        let peers = (0..<3).map { _ in SharedObjectPeer(url: server.url) }
+        var objects: [SharedObject] = []
+        for peer in peers { objects.append(try await peer.shared.connect("race")) }
+
+        // When each sets the same keys 40 times at once, every set a different value
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, object) in objects.enumerated() {
+                group.addTask {
+                    for round in 0..<40 {
+                        try await object.setProperties(["shared": .int(index * 1000 + round), "k\(round % 5)": .int(index),
+                                                        "by\(index)": .int(round)])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // and then one sets a marker
+        let marker = try await objects[2].setProperty("marker", "done")
+
+        // Then every client reaches the marker's version with the same data, which is the server's
+        for (index, object) in objects.enumerated() {
+            try await waitUntil("client \(index) at version \(marker)") { object.version >= marker }
+        }
+        let serverState = try #require(server.service.state(of: "race"))
+        #expect(serverState.version == marker)
+        #expect(marker == 3 * 40 + 1)
+        for object in objects {
+            #expect(object.version == serverState.version)
+            #expect(object.data == serverState.data)
+        }
+        for peer in peers { await peer.close() }
+        await server.shutdown()
+    }
+}
