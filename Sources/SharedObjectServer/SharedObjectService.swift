@@ -97,21 +97,22 @@ public final class SharedObjectService: Sendable {
     }
 
     /// Registers `sharedObject.connect`, `.set`, `.send` and `.close` on `server`, and detaches every session
-    /// that ends there. One service may serve several servers.
+    /// that ends there. The server keeps the service alive. One service may serve several servers.
     public func install(on server: JSONRPCServer) {
-        server.register(SharedObjectMethod.connect.rawValue) { [weak self] params, context in
-            try await self.orGone().connect(try SharedObjectConnectParams(json: params), session: context.session)
+        // Held strongly: `SharedObjectService(…).install(on: rpc)` is enough; the service holds no server.
+        server.register(SharedObjectMethod.connect.rawValue) { params, context in
+            try await self.connect(try SharedObjectConnectParams(json: params), session: context.session)
         }
-        server.register(SharedObjectMethod.set.rawValue) { [weak self] params, context in
-            try await self.orGone().set(try SharedObjectSetParams(json: params), session: context.session)
+        server.register(SharedObjectMethod.set.rawValue) { params, context in
+            try await self.set(try SharedObjectSetParams(json: params), session: context.session)
         }
-        server.register(SharedObjectMethod.send.rawValue) { [weak self] params, context in
-            try await self.orGone().send(try SharedObjectSendParams(json: params), session: context.session)
+        server.register(SharedObjectMethod.send.rawValue) { params, context in
+            try await self.send(try SharedObjectSendParams(json: params), session: context.session)
         }
-        server.register(SharedObjectMethod.close.rawValue) { [weak self] params, context in
-            try self.orGone().close(try SharedObjectCloseParams(json: params), session: context.session)
+        server.register(SharedObjectMethod.close.rawValue) { params, context in
+            try self.close(try SharedObjectCloseParams(json: params), session: context.session)
         }
-        server.whenSessionEnds { [weak self] session in self?.sessionEnded(session) }
+        server.whenSessionEnds { session in self.sessionEnded(session) }
     }
 
     /// The state of the live object `name` (one that has clients, or a persistent one still in memory).
@@ -161,13 +162,5 @@ public final class SharedObjectService: Sendable {
             s.clients[session.id] = nil
         }
         logger.debug("session detached from its shared objects", metadata: ["session": "\(session)"])
-    }
-}
-
-extension Optional where Wrapped == SharedObjectService {
-    /// The service, or -32603 once it has been released.
-    func orGone() throws -> SharedObjectService {
-        guard let self else { throw RPCErrorObject.internalError("the shared-object service is gone") }
-        return self
     }
 }

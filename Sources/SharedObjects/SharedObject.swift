@@ -85,12 +85,7 @@ public final class SharedObject: Sendable {
         do {
             return try await requestState(persistent: persistent)
         } catch {
-            let failed = state.withLock { s -> Bool in
-                guard s.phase == .syncing, s.snapshot == nil else { return false }
-                s.phase = .idle
-                return true
-            }
-            if failed { owner.retain(self, false) }
+            syncFailed()
             throw error
         }
     }
@@ -106,7 +101,7 @@ public final class SharedObject: Sendable {
         do {
             _ = try await requestState(persistent: persistent)
         } catch {
-            state.withLock { s in if s.phase == .syncing { s.phase = .open } }
+            syncFailed()
             throw error
         }
     }
@@ -172,6 +167,25 @@ public final class SharedObject: Sendable {
             return buffered.contains { !applyInOrder($0, to: &s) }
         }
         if resync { scheduleResync() }
+    }
+
+    /// A connect failed: a never-connected object is idle again; one with a snapshot goes on from it, applying the
+    /// updates that waited (they are still this session's, in order).
+    private func syncFailed() {
+        let idle = state.withLock { s -> Bool in
+            guard s.phase == .syncing else { return false }
+            guard s.snapshot != nil else {
+                s.phase = .idle
+                s.buffer = []
+                return true
+            }
+            s.phase = .open
+            let buffered = s.buffer.sorted { $0.version < $1.version }
+            s.buffer = []
+            for update in buffered where !applyInOrder(update, to: &s) { break }
+            return false
+        }
+        if idle { owner.retain(self, false) }
     }
 
     func apply(_ update: SharedObjectUpdate) {
