@@ -19,6 +19,10 @@ let package = Package(
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
         .library(name: "TreeClient", targets: ["TreeClient"]),
+        .library(name: "SharedObjects", targets: ["SharedObjects"]),
+        .library(name: "SharedObjectServer", targets: ["SharedObjectServer"]),
+        // Its own product, so that embedders who keep shared objects in memory never link SQLite.
+        .library(name: "SharedObjectSQLite", targets: ["SharedObjectSQLite"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
@@ -27,6 +31,7 @@ let package = Package(
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
         .executable(name: "room-publisher-receiver", targets: ["room-publisher-receiver"]),
+        .executable(name: "shared-color-sync", targets: ["shared-color-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -40,6 +45,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // Module map over Debian's libsqlite3-dev. Only SharedObjectSQLite imports it.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SignalingSupport", swiftSettings: strict),
         .target(
             name: "WebSocketTransport",
@@ -69,8 +76,25 @@ let package = Package(
             name: "RoomServer",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
+                "SharedObjectServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // Shared objects (issue 11): the wire vocabulary and the client.
+        .target(
+            name: "SharedObjects",
+            dependencies: ["JSONRPC", "SignalingSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The server side of shared objects, installable on any JSONRPCServer; storage behind SharedObjectStore.
+        .target(
+            name: "SharedObjectServer",
+            dependencies: ["SharedObjects", "JSONRPC", "SignalingSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SharedObjectSQLite", dependencies: ["SharedObjectServer", "SharedObjects", "JSONRPC", "CSQLite"],
             swiftSettings: strict
         ),
         // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
@@ -110,6 +134,7 @@ let package = Package(
             name: "room-join",
             dependencies: [
                 "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "SharedObjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "SignalingSupport",
+                "RoomServer", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,6 +176,10 @@ let package = Package(
             name: "room-publisher-receiver",
             dependencies: ["RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC"],
             path: "Examples/room-publisher-receiver", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
+            path: "Examples/shared-color-sync", swiftSettings: strict
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
@@ -211,6 +240,15 @@ let package = Package(
             dependencies: [
                 "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "WebSocketTransport",
                 "SignalingSupport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // Shared objects end to end: clients over real sockets, the service on a JSONRPCServer and in RoomServer.
+        .testTarget(
+            name: "SharedObjectTests",
+            dependencies: [
+                "SharedObjects", "SharedObjectServer", "SharedObjectSQLite", "RoomServer", "RoomClient", "JSONRPC",
+                "WebSocketTransport", "SignalingSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -14,6 +14,8 @@ extension RoomJoin {
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)
+        let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
+        defer { watch?.stop() }
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
         if isInteractive { steps.readStandardInput() }
@@ -29,7 +31,7 @@ extension RoomJoin {
         for await step in steps.stream {
             switch step {
             case .event(let event):
-                output.report(Report(event))
+                if !event.isSharedObjectNotification { output.report(Report(event)) }
                 try checkEnd(event)
                 if !acted, presence.isSatisfied(by: client.peers) {
                     try await act(client, steps, &media)

@@ -36,6 +36,9 @@ struct RoomJoin: AsyncParsableCommand {
     @OptionGroup(title: "Connection")
     var connection: ConnectionOptions
 
+    @OptionGroup(title: "Shared objects")
+    var sharedObjects: SharedObjectOptions
+
     @Option(name: .customLong("wait-for"), help: ArgumentHelp("Act only once USER is in the room (repeatable).", valueName: "USER"))
     var waitFor: [String] = []
 
