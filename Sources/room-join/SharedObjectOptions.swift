@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 
 /// `--shared-object NAME` (issue 11): objects to connect once in the room, whose changes are printed.
