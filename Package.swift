@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
+        .library(name: "TreeClient", targets: ["TreeClient"]),
         .library(name: "SharedObjects", targets: ["SharedObjects"]),
         .library(name: "SharedObjectServer", targets: ["SharedObjectServer"]),
         // Its own product, so that embedders who keep shared objects in memory never link SQLite.
@@ -25,9 +26,11 @@ let package = Package(
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
+        .executable(name: "tree-join", targets: ["tree-join"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
+        .executable(name: "room-publisher-receiver", targets: ["room-publisher-receiver"]),
         .executable(name: "shared-color-sync", targets: ["shared-color-sync"]),
     ],
     dependencies: [
@@ -103,17 +106,45 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The NBMTreeClient counterpart: typed Tree calls and multicast Tree events (source and sink candidates).
+        .target(
+            name: "TreeClient",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
+        // What the command-line tools share: report lines (readable or --json), stderr, connection options.
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                "JSONRPC", "WebSocketTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport", "SharedObjects",
+                "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "SharedObjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "tree-join",
+            dependencies: [
+                "CLISupport", "TreeClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
@@ -140,6 +171,11 @@ let package = Package(
         .executableTarget(
             name: "room-custom-server", dependencies: ["RoomServer", "JSONRPC", "SignalingSupport"],
             path: "Examples/room-custom-server", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-publisher-receiver",
+            dependencies: ["RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC"],
+            path: "Examples/room-publisher-receiver", swiftSettings: strict
         ),
         .executableTarget(
             name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
@@ -186,6 +222,7 @@ let package = Package(
             name: "RoomClientTests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomServer",  // room-join's interactive mode against an in-process server
             ],
             swiftSettings: strict
         ),
@@ -194,6 +231,15 @@ let package = Package(
             name: "RoomServerCLITests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.
+        .testTarget(
+            name: "TreeTests",
+            dependencies: [
+                "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "WebSocketTransport",
+                "SignalingSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -27,8 +27,14 @@ public final class RoomServer: Sendable {
     let eventHub = Broadcast<RoomEvent>()
     let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
+<<<<<<< HEAD
+    /// Tree (PROTOCOL §5): its own JSON-RPC server (router and sessions) behind ``treePath``.
+    let treeRPC: JSONRPCServer
+    let treeRegistry: TreeRegistry
+=======
     /// The shared-object service installed on this server (``Configuration/sharedObjects``), if on.
     public let sharedObjects: SharedObjectService?
+>>>>>>> shared
     var logger: Logger { configuration.logger }
     var media: any MediaBackend { configuration.media }
 
@@ -43,8 +49,16 @@ public final class RoomServer: Sendable {
         rpc = JSONRPCServer(configuration: .init(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock))
+<<<<<<< HEAD
+        registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        treeRPC = JSONRPCServer(configuration: .init(
+            reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
+            clock: configuration.clock))
+        treeRegistry = TreeRegistry(limits: configuration.limits)
+=======
         let registry = RoomRegistry(limits: configuration.limits, events: eventHub)
         self.registry = registry
+>>>>>>> shared
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         sharedObjects = configuration.sharedObjects.map { Self.sharedObjectService($0, registry: registry) }
         sharedObjects?.install(on: rpc)
@@ -64,6 +78,7 @@ public final class RoomServer: Sendable {
             guard let outbox = self?.registry.outbox(of: session) else { return }
             Task { await outbox.flush() }
         }
+        registerTreeMethods()
     }
 
     /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;

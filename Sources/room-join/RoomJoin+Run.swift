@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 import Dispatch
 import JSONRPC
@@ -5,7 +6,7 @@ import RoomClient
 import RoomProtocol
 
 extension RoomJoin {
-    var output: Output { Output(json: json) }
+    var output: Output { Output(tool: "room-join", json: json) }
 
     func run() async throws {
         let client = RoomClient(room: Room(username: user, roomName: room, url: url),
@@ -17,6 +18,7 @@ extension RoomJoin {
         defer { watch?.stop() }
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
         var media = Media()
@@ -49,6 +51,11 @@ extension RoomJoin {
                 throw ExitCode(130)
             case .eventsEnded:
                 try end("error", "room events ended")
+            case .input(let line):
+                if try await perform(line, client) { return }
+            case .inputEnded:
+                try await leave(client)
+                return
             }
         }
     }
@@ -89,7 +96,7 @@ extension RoomJoin {
         if let duration { steps.after(duration, .durationElapsed) }
     }
 
-    private func leave(_ client: RoomClient) async throws {
+    func leave(_ client: RoomClient) async throws {
         try await call("leave the room") { try await client.leave() }
         output.report(.left(room: room))
     }

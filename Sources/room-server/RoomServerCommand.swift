@@ -15,7 +15,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         abstract: "A Kurento Room signaling server over WebSocket, with simulated media.",
         discussion: """
             The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
-            (Room is served on /room and on /). Logs go to stderr; session ids appear only redacted. \
+            (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
             SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
 
             Examples:
