@@ -21,9 +21,10 @@ struct ObjectEntry: Sendable {
 ///
 /// With a ``RoomClient``, pass its JSON-RPC client: `room:R/…` objects need the session to have joined room R.
 ///
-/// **Re-sync.** After any (re)connection that follows a loss (and after a rejoin), each open object sends
-/// `sharedObject.connect` again and replaces its snapshot with the result; its events then show
-/// ``SharedObjectEvent/connected(_:)`` again.
+/// **Re-sync.** After any (re)connection that follows a loss (`connected` again, or `resumed`), each open object
+/// sends `sharedObject.connect` again and replaces its snapshot with the result; its events then show
+/// ``SharedObjectEvent/connected(_:)`` again. A `room:R/…` object needs the session to be in room R: after a
+/// reconnect into a fresh session, call ``resyncAll()`` once the room client reports that it rejoined.
 public final class SharedObjectClient: Sendable {
     struct Watch {
         var everConnected = false
@@ -122,9 +123,11 @@ public final class SharedObjectClient: Sendable {
         }
     }
 
-    /// Re-connects every open object; one that fails (e.g. a room object before the rejoin) is tried again after
-    /// the next (re)connection.
-    func resyncAll() async {
+    /// Re-connects every open object now and replaces its snapshot. The client does it by itself after every
+    /// (re)connection that follows a loss; call it when a ``RoomClient`` reports `rejoined` (a rejoin is reported
+    /// by the room client, not by the JSON-RPC client), so that `room:R/…` objects, refused until the session is in
+    /// room R again, re-sync too. An object that fails is tried again after the next (re)connection.
+    public func resyncAll() async {
         for object in openObjects {
             do {
                 try await object.resync()

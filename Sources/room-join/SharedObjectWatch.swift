@@ -18,8 +18,21 @@ struct SharedObjectWatch {
         let objects = options.names.map { shared.object($0) }
         // Subscribed before connecting, so the first `connected` of each is printed too.
         let streams = objects.map { ($0.name, $0.events) }
+        let roomEvents = client.events
         let printer = Task {
             await withTaskGroup(of: Void.self) { group in
+                // After a rejoin (reported by the room client only), room:R/… objects re-sync too.
+                group.addTask {
+                    do {
+                        for try await event in roomEvents {
+                            if case .connectionStateChanged(let state) = event, "\(state)" == "rejoined" {
+                                await shared.resyncAll()
+                            }
+                        }
+                    } catch {
+                        // The room's events ended: room-join is ending too.
+                    }
+                }
                 for (name, events) in streams {
                     group.addTask {
                         do {

@@ -67,10 +67,12 @@ struct SharedObjectPeer {
     let shared: SharedObjectClient
     let log: WireLog
 
-    init(url: String, log: WireLog = WireLog()) {
+    init(url: String, log: WireLog = WireLog(), reconnect: JSONRPCClient.ReconnectPolicy? = nil) {
         self.log = log
+        var configuration = JSONRPCClient.Configuration(retries: 0)
+        if let reconnect { configuration.reconnect = reconnect }
         rpc = JSONRPCClient(transport: RecordingTransport(inner: WebSocketMessageTransport(url: url), log: log),
-                            configuration: .init(retries: 0))
+                            configuration: configuration)
         shared = SharedObjectClient(client: rpc)
     }
 

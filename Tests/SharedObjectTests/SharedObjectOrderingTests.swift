@@ -16,10 +16,17 @@ import TestSupport
     struct ScriptedServer {
         let far: LocalMessageConnection
 
+        /// The next request, answering heartbeat pings on the way.
         func nextRequest(_ method: String) async throws -> JSONValue {
-            let request = try await withDeadline(.seconds(10), method) { try JSONValue(parsing: try await far.receive()) }
-            #expect(request["method"]?.stringValue == method)
-            return request
+            while true {
+                let request = try await withDeadline(.seconds(10), method) { try JSONValue(parsing: try await far.receive()) }
+                if request["method"] == "ping" {
+                    try await reply(to: request, ["value": "pong"])
+                    continue
+                }
+                #expect(request["method"]?.stringValue == method)
+                return request
+            }
         }
 
         func notify(_ method: String, _ params: JSONValue) async throws {
@@ -38,7 +45,7 @@ import TestSupport
     @Test func updatesBeforeTheConnectResultApplyAfterItAndAGapResyncs() async throws {
         // Given a client whose server is a script
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0))
+        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let events = object.events
@@ -94,7 +101,7 @@ import TestSupport
     @Test func theDelegateSeesTheEventsInOrder() async throws {
         // Given a delegate on an object of a scripted server
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0))
+        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let delegate = RecordingDelegate()
