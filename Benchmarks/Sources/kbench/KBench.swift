@@ -19,6 +19,8 @@ enum KBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
+        let needed = ["raw-client": 2, "rpc-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
+        guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") }) ?? (needed == 0) else { usage() }
         switch mode {
         case "raw-server": try await Servers.raw()
         case "rpc-server": try await Servers.rpc()
