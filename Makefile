@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test leaks demo tsan asan fuzz idle-cpu clean
+.PHONY: deps build test leaks demo tsan asan fuzz idle-cpu bench clean
 
 deps:
 	bash scripts/deps.sh
@@ -67,3 +67,16 @@ fuzz:
 idle-cpu: deps
 	$(SWIFT) build --product jsonrpc-echo-server
 	python3 scripts/idle_cpu.py "$$($(SWIFT) build --show-bin-path)/jsonrpc-echo-server"
+
+# Benchmarks (issue 9; kept out of .ci/run): builds the C baselines and the Benchmarks package (release), then
+# runs every pair as separate processes on 127.0.0.1 and prints one table (README "Performance"); the figures go
+# to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's join-storm target.
+BENCH_CLIENTS ?= 200
+bench: deps
+	mkdir -p Benchmarks/.build-c
+	for program in echo_server echo_client; do \
+	  cc -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
+	    $$(pkg-config --cflags --libs libwebsockets) || exit 1; \
+	done
+	cd Benchmarks && $(SWIFT) build -c release
+	python3 Benchmarks/run.py --clients $(BENCH_CLIENTS)

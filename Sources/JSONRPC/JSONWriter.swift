@@ -46,8 +46,7 @@ struct JSONWriter {
 
     mutating func write(string: String) {
         output += "\""
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !Self.needsEscaping(string) {
             output += string
         } else {
             for scalar in string.unicodeScalars {
@@ -67,5 +66,15 @@ struct JSONWriter {
             }
         }
         output += "\""
+    }
+
+    /// Whether `string` holds a quote, a backslash or a control character. Scans the contiguous UTF-8 storage of
+    /// native strings directly (the generic `utf8.contains` walked it index by index on the hot path).
+    private static func needsEscaping(_ string: String) -> Bool {
+        func escapable(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+        if let found = string.utf8.withContiguousStorageIfAvailable({ bytes in bytes.contains(where: escapable) }) {
+            return found
+        }
+        return string.utf8.contains(where: escapable)
     }
 }

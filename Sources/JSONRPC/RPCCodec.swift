@@ -55,15 +55,20 @@ public enum RPCCodec {
         }
     }
 
+    /// The members of one message object that JSON-RPC reads; `params` stays raw text (decoded lazily) and other
+    /// members are validated but not built. A repeated member keeps its last value, as a dictionary would.
     struct Envelope {
-        var fields: [String: JSONValue] = [:]
+        var jsonrpc: JSONValue?
+        var id: JSONValue?
+        var method: JSONValue?
+        var result: JSONValue?
+        var error: JSONValue?
         var rawParams: String?
     }
 
     static func classify(_ envelope: Envelope) -> Result<RPCMessage, RPCInvalidMessage> {
-        let fields = envelope.fields
         var id: RequestID?
-        if let idValue = fields["id"] {
+        if let idValue = envelope.id {
             guard let parsed = RequestID(json: idValue) else {
                 return .failure(RPCInvalidMessage(id: nil, reason: "id must be a string, an integer or null"))
             }
@@ -72,8 +77,8 @@ public enum RPCCodec {
         func invalid(_ reason: String) -> Result<RPCMessage, RPCInvalidMessage> {
             .failure(RPCInvalidMessage(id: id, reason: reason))
         }
-        guard fields["jsonrpc"] == .string("2.0") else { return invalid("\"jsonrpc\" must be exactly \"2.0\"") }
-        if let methodValue = fields["method"] {
+        guard envelope.jsonrpc == .string("2.0") else { return invalid("\"jsonrpc\" must be exactly \"2.0\"") }
+        if let methodValue = envelope.method {
             guard case .string(let method) = methodValue else { return invalid("method must be a string") }
             var params: RPCParams?
             if let raw = envelope.rawParams {
@@ -86,7 +91,7 @@ public enum RPCCodec {
             return .success(.notification(RPCNotification(method: method, rawParams: params)))
         }
         guard let id else { return invalid("a message without method must be a response with an id") }
-        switch (fields["result"], fields["error"]) {
+        switch (envelope.result, envelope.error) {
         case (let result?, nil):
             return .success(.response(.result(result, id: id)))
         case (nil, let errorValue?):
@@ -107,13 +112,18 @@ extension JSONParser {
         try container(close: UInt8(ascii: "}"), depth: depth) { p in
             let key = try p.string(build: true)
             try p.expect(UInt8(ascii: ":"))
-            if key == "params" {
+            switch key {
+            case "params":
                 p.skipWhitespace()
                 let start = p.index
                 _ = try p.value(depth: depth + 1, build: false)
                 envelope.rawParams = p.text(start..<p.index)
-            } else {
-                envelope.fields[key] = try p.value(depth: depth + 1, build: true)
+            case "jsonrpc": envelope.jsonrpc = try p.value(depth: depth + 1, build: true)
+            case "id": envelope.id = try p.value(depth: depth + 1, build: true)
+            case "method": envelope.method = try p.value(depth: depth + 1, build: true)
+            case "result": envelope.result = try p.value(depth: depth + 1, build: true)
+            case "error": envelope.error = try p.value(depth: depth + 1, build: true)
+            default: _ = try p.value(depth: depth + 1, build: false)
             }
         }
         return envelope

@@ -26,6 +26,10 @@ final class ResponseCache: Sendable {
         var finishedCount = 0
         var finishes: UInt64 = 0
         var nextPurge: ClockInstant?
+        /// Finished ids in finish order, oldest from `oldest` on, so eviction is O(1) instead of a scan of every
+        /// entry per finished request. Items whose entry was purged (or re-run) since are skipped.
+        var finishQueue: [(id: RequestID, order: UInt64)] = []
+        var oldest = 0
     }
     private let state = LockedValue(State())
     private let clock: any SignalingClock
@@ -62,6 +66,7 @@ final class ResponseCache: Sendable {
             entry.finishOrder = s.finishes
             s.entries[id] = entry
             s.finishedCount += 1
+            s.finishQueue.append((id, entry.finishOrder))
             if s.nextPurge == nil { s.nextPurge = now + retention }
             if s.finishedCount > limit { evictOldest(&s) }
             return entry.run
@@ -84,13 +89,23 @@ final class ResponseCache: Sendable {
             }
         }
         s.nextPurge = earliest.map { $0 + retention }
+        let entries = s.entries
+        s.finishQueue = s.finishQueue[s.oldest...].filter { entries[$0.id]?.finishOrder == $0.order }
+        s.oldest = 0
     }
 
     private func evictOldest(_ s: inout State) {
-        let oldest = s.entries.filter { $0.value.finishedAt != nil }.min { $0.value.finishOrder < $1.value.finishOrder }
-        if let oldest {
-            s.entries[oldest.key] = nil
+        while s.oldest < s.finishQueue.count {
+            let (id, order) = s.finishQueue[s.oldest]
+            s.oldest += 1
+            guard let entry = s.entries[id], entry.finishedAt != nil, entry.finishOrder == order else { continue }
+            s.entries[id] = nil
             s.finishedCount -= 1
+            break
+        }
+        if s.oldest > 64, s.oldest * 2 > s.finishQueue.count {
+            s.finishQueue.removeFirst(s.oldest)
+            s.oldest = 0
         }
     }
 }

@@ -50,6 +50,7 @@ extension RoomServer {
                 try await Self.media { try await self.media.addCandidate(MediaCandidate(candidate), to: endpoint) }
             }
         case .leaveRoom:
+            let membership = registry.membership(of: session)
             guard let departure = registry.remove(session: session, departure: .left) else {
                 throw RoomRegistry.notJoined
             }
@@ -57,6 +58,7 @@ extension RoomServer {
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
             logger.info("participant left", metadata: ["session": "\(session)"])
             await settle(departure)
+            if let membership { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
         case .sendMessage(let params):
             await flush(try registry.broadcast(params, session: session))
         case .sendPrivateMessage(let params):

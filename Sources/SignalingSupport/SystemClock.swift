@@ -3,7 +3,6 @@ import Dispatch
 /// The production ``SignalingClock``: monotonic time (`ContinuousClock`) and Dispatch timers.
 public struct SystemClock: SignalingClock {
     private static let origin = ContinuousClock.now
-    private static let queue = DispatchQueue(label: "KurentoSignaling.SystemClock", attributes: .concurrent)
 
     /// Creates the system clock. All instances share one origin, so their instants compare.
     public init() {}
@@ -14,7 +13,8 @@ public struct SystemClock: SignalingClock {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any TimerHandle {
         let timer = DispatchTimerHandle(action: action)
         let nanos = max(0, delay.components.seconds) * 1_000_000_000 + max(0, delay.components.attoseconds / 1_000_000_000)
-        Self.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos))) { timer.fire() }
+        let (deadline, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(UInt64(clamping: nanos))
+        SystemTimerQueue.shared.schedule(timer, at: overflow ? UInt64.max : deadline)
         return timer
     }
 }
@@ -31,4 +31,7 @@ final class DispatchTimerHandle: TimerHandle {
     }
 
     func cancel() { action.withLock { $0 = nil } }
+
+    /// Whether the action has neither run nor been cancelled.
+    var isPending: Bool { action.withLock { $0 != nil } }
 }

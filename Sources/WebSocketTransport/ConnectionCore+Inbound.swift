@@ -8,6 +8,19 @@ import Foundation
 extension ConnectionCore {
     /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        // A message in one chunk (the usual case) is made straight from lws's buffer: one copy, not two.
+        if !rxInMessage, lws_is_final_fragment(wsi) != 0, length <= limits.maxMessageSize {
+            let bytes = UnsafeRawBufferPointer(start: length > 0 ? input : nil, count: length)
+            if lws_frame_is_binary(wsi) != 0 {
+                deliver(.binary(Data(bytes)), wsi)
+            } else {
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    return closeNow(wsi, .invalidPayload, "text message is not valid UTF-8")
+                }
+                deliver(.text(text), wsi)
+            }
+            return 0
+        }
         if !rxInMessage {
             rxInMessage = true
             rxBinary = lws_frame_is_binary(wsi) != 0

@@ -1,3 +1,4 @@
+import CLISupport
 import JSONRPC
 import RoomClient
 import RoomProtocol
@@ -62,6 +63,12 @@ extension Report {
                fields: ["room": .string(room), "user": .string(user), "participants": .array(peers.map { .object(fields(of: $0)) })],
                text: "joined \(room) as \(user); participants: "
                    + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
+    }
+
+    /// `participants`, the answer to `/who` in interactive mode: the other participants and their streams.
+    static func participants(_ peers: [Peer]) -> Report {
+        Report(event: "participants", fields: ["participants": .array(peers.map { .object(fields(of: $0)) })],
+               text: "participants: " + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
     }
 
     /// `published`, once the answer is applied; there is no real media.

@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 import Dispatch
 import JSONRPC
@@ -5,19 +6,23 @@ import RoomClient
 import RoomProtocol
 
 extension RoomJoin {
-    var output: Output { Output(json: json) }
+    var output: Output { Output(tool: "room-join", json: json) }
 
     func run() async throws {
         var media = Media()
         var configuration = connection.configuration
+        configuration.reconnect = reconnection.policy
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)
+        let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
+        defer { watch?.stop() }
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
         if presence.isSatisfied(by: client.peers) {
@@ -29,7 +34,7 @@ extension RoomJoin {
         for await step in steps.stream {
             switch step {
             case .event(let event):
-                output.report(Report(event))
+                if !event.isSharedObjectNotification { output.report(Report(event)) }
                 try checkEnd(event)
                 if !acted, presence.isSatisfied(by: client.peers) {
                     try await act(client, steps, &media)
@@ -49,6 +54,11 @@ extension RoomJoin {
                 throw ExitCode(130)
             case .eventsEnded:
                 try end("error", "room events ended")
+            case .input(let line):
+                if try await perform(line, client) { return }
+            case .inputEnded:
+                try await leave(client)
+                return
             }
         }
     }
@@ -89,7 +99,7 @@ extension RoomJoin {
         if let duration { steps.after(duration, .durationElapsed) }
     }
 
-    private func leave(_ client: RoomClient) async throws {
+    func leave(_ client: RoomClient) async throws {
         try await call("leave the room") { try await client.leave() }
         output.report(.left(room: room))
     }

@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// The benchmark harness (issue 9): `make bench` builds this package in release and runs Benchmarks/run.py.
+// Its own package (DESIGN §1), so the root manifest stays light; it depends on the root by path.
+// A path dependency's identity is its folder name, which depends on the checkout.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
+
+/// The house settings of the root manifest: Swift 6 mode plus the upcoming features the style asks for.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Benchmarks",
+    dependencies: [.package(path: "..")],
+    targets: [
+        // Counts malloc-family calls of this process (the executable's definitions interpose glibc's).
+        .target(name: "CMallocCounter"),
+        // SDP parse and serialize throughput and allocations per parse.
+        .executableTarget(
+            name: "SDPThroughput",
+            dependencies: [
+                "CMallocCounter",
+                .product(name: "SDP", package: root),
+                .product(name: "PeerManager", package: root),
+                .product(name: "SignalingSupport", package: root),
+            ],
+            swiftSettings: strict
+        ),
+        // Echo servers and clients over our transport and JSON-RPC, the room server and its load generator.
+        .executableTarget(
+            name: "kbench",
+            dependencies: [
+                .product(name: "WebSocketTransport", package: root),
+                .product(name: "JSONRPC", package: root),
+                .product(name: "RoomServer", package: root),
+                .product(name: "RoomClient", package: root),
+                .product(name: "PeerManager", package: root),
+                .product(name: "SDP", package: root),
+                .product(name: "SignalingSupport", package: root),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

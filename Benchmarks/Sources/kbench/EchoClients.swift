@@ -1,0 +1,93 @@
+import Foundation
+import JSONRPC
+import SignalingSupport
+import WebSocketTransport
+
+/// Echo clients: a pipelined phase (32 messages in flight for `seconds`) and a sequential phase (one message at
+/// a time, about `seconds / 2`, at most 20,000 round trips) on the same connection.
+enum EchoClients {
+    static let window = 32
+    /// Raw frames are exactly 256 bytes; JSON-RPC requests carry a 200-character string and come to about 256.
+    static let frame = String(repeating: "x", count: 256)
+    static let params: JSONValue = [.string(String(repeating: "x", count: 200))]
+
+    static func raw(url: String, seconds duration: Double) async throws -> [String: Any] {
+        let connection = try await WebSocketConnection.connect(to: url)
+        var inbound = connection.messages.makeAsyncIterator()
+        let clock = ContinuousClock()
+        // Pipelined: keep `window` frames in flight until the deadline, then drain.
+        let start = clock.now
+        let deadline = start + .milliseconds(Int(duration * 1000))
+        for _ in 0..<window { try connection.enqueue(.text(frame)) }
+        var inFlight = window, received = 0
+        var last = start
+        while inFlight > 0, try await inbound.next() != nil {
+            received += 1
+            last = clock.now
+            if last < deadline { try connection.enqueue(.text(frame)) } else { inFlight -= 1 }
+        }
+        let rate = Double(received) / seconds(last - start)
+        // Sequential.
+        var samples = Samples()
+        let sequentialEnd = clock.now + .milliseconds(Int(duration * 500))
+        while clock.now < sequentialEnd, samples.values.count < 20_000 {
+            let sent = clock.now
+            try connection.enqueue(.text(frame))
+            guard try await inbound.next() != nil else { break }
+            samples.add(clock.now - sent)
+        }
+        await connection.close()
+        return report(rate: rate, samples: samples)
+    }
+
+    static func rpc(url: String, seconds duration: Double) async throws -> [String: Any] {
+        let client = JSONRPCClient(url: url, configuration: .init(requestTimeout: .seconds(30), retries: 0))
+        try await client.connect()
+        _ = try await client.call("echo", params: params)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .milliseconds(Int(duration * 1000))
+        let received = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<window {
+                group.addTask {
+                    var count = 0
+                    while clock.now < deadline {
+                        _ = try await client.call("echo", params: params)
+                        count += 1
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let rate = Double(received) / seconds(clock.now - start)
+        var samples = Samples()
+        let sequentialEnd = clock.now + .milliseconds(Int(duration * 500))
+        while clock.now < sequentialEnd, samples.values.count < 20_000 {
+            let sent = clock.now
+            _ = try await client.call("echo", params: params)
+            samples.add(clock.now - sent)
+        }
+        await client.close()
+        return report(rate: rate, samples: samples)
+    }
+
+    static func report(rate: Double, samples: Samples) -> [String: Any] {
+        ["msgs_per_s": rate.rounded(), "rtt_p50_us": round1(samples.percentile(50)),
+         "rtt_p99_us": round1(samples.percentile(99)), "samples": samples.values.count]
+    }
+
+    /// Opens `connections` JSON-RPC clients, makes one call on each, then idles until SIGTERM.
+    static func idle(url: String, connections: Int) async throws {
+        var clients: [JSONRPCClient] = []
+        for _ in 0..<connections {
+            let client = JSONRPCClient(url: url)
+            _ = try await client.call("echo", params: params)
+            clients.append(client)
+        }
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        await Servers.waitForSignal()
+        withExtendedLifetime(clients) {}
+        exit(0)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The Swift side of `make bench` (issue 9). Benchmarks/run.py starts each mode as its own process.
+///
+/// Servers print their URL as the first stdout line and serve until SIGTERM or SIGINT:
+/// - `kbench raw-server`: our transport's raw echo (every message sent back as it came, no JSON-RPC);
+/// - `kbench rpc-server`: the code of Examples/jsonrpc-echo-server (plain JSON-RPC 2.0, `echo` returns params);
+/// - `kbench room-server`: an embedded ``RoomServer/RoomServer`` with the ``RoomServer/SimulatedMediaBackend``.
+///
+/// Clients print one JSON object on stdout:
+/// - `kbench raw-client URL SECONDS`: 256-byte text frames over our transport, 32 in flight, then sequential;
+/// - `kbench rpc-client URL SECONDS`: `echo` calls with our ``JSONRPC/JSONRPCClient``, the same two phases;
+/// - `kbench room-load URL SERVER_PID CLIENTS`: join storm, publish and chat fan-out against a room server;
+/// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM.
+@main
+enum KBench {
+    static func main() async throws {
+        raiseOpenFileLimit()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let mode = arguments.first else { usage() }
+        let rest = Array(arguments.dropFirst())
+        let needed = ["raw-client": 2, "rpc-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
+        guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") }) ?? (needed == 0) else { usage() }
+        switch mode {
+        case "raw-server": try await Servers.raw()
+        case "rpc-server": try await Servers.rpc()
+        case "room-server": try await Servers.room()
+        case "raw-client": emit(try await EchoClients.raw(url: rest[0], seconds: Double(rest[1]) ?? 2))
+        case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], seconds: Double(rest[1]) ?? 2))
+        case "room-load":
+            emit(try await RoomLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, clients: Int(rest[2]) ?? 200))
+        case "idle-client": try await EchoClients.idle(url: rest[0], connections: Int(rest[1]) ?? 1)
+        default: usage()
+        }
+    }
+
+    static func usage() -> Never {
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|raw-client|rpc-client|room-load|idle-client ...\n".utf8))
+        exit(64)
+    }
+
+    /// Prints one JSON object on a line of its own.
+    static func emit(_ object: [String: Any]) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// A thousand clients need more descriptors than the usual soft limit of 1,024; the event loop sizes its fd
+    /// table from this limit, so it is raised before the loop exists.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(limit.rlim_max, 65536)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

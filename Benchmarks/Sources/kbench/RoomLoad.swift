@@ -1,0 +1,112 @@
+import Foundation
+import JSONRPC
+import PeerManager
+import RoomClient
+import SDP
+import SignalingSupport
+
+/// Row 3: `clients` RoomClients in this one process (one event loop) against a room server in another.
+///
+/// 1. Join storm: every client joins one of 20 rooms at once; measured from the first call to the last result.
+/// 2. Publish: every client publishes the same send-only offer (the simulated backend answers each).
+/// 3. Chat: 10 rounds; in each, one member of every room sends a message (20 at once). The fan-out latency of a
+///    message runs from just before `sendMessage` to its last receipt in the room (the sender included, as the
+///    server broadcasts to the whole room).
+/// The server's RSS (VmRSS) is read before the first connection and after the join storm; its CPU time
+/// (utime + stime) over the whole run.
+enum RoomLoad {
+    static let rooms = 20
+    static let rounds = 10
+
+    struct Receipt { var count = 0; var last: ContinuousClock.Instant? }
+
+    static func run(url: String, serverPID: Int32, clients count: Int) async throws -> [String: Any] {
+        let clock = ContinuousClock()
+        let rssBefore = ProcessStats.residentKiB(serverPID)
+        let cpuBefore = ProcessStats.cpuSeconds(serverPID)
+        let runStart = clock.now
+        let configuration = RoomClient.Configuration(requestTimeout: .seconds(60), retries: 0, eventBufferLimit: 4096)
+        let clients = (0..<count).map { index in
+            RoomClient(room: Room(username: "user\(index)", roomName: "room\(index % rooms)", url: url),
+                       configuration: configuration)
+        }
+        let receipts = LockedValue<[String: Receipt]>([:])
+        let listeners = clients.map { client in
+            let events = client.events
+            return Task {
+                for try await event in events {
+                    guard case .message(let text, _) = event else { continue }
+                    let now = clock.now
+                    receipts.withLock { $0[text, default: Receipt()].count += 1; $0[text]!.last = now }
+                }
+            }
+        }
+
+        // 1. Join storm.
+        let joinStart = clock.now
+        try await withThrowingDiscardingTaskGroup { group in
+            for client in clients { group.addTask { try await client.join() } }
+        }
+        let joinSeconds = seconds(clock.now - joinStart)
+        let rssAfter = ProcessStats.residentKiB(serverPID)
+
+        // 2. Publish.
+        var generator = SeededRandomNumberGenerator(seed: 3)
+        let offer = OfferBuilder.offer(
+            for: .audioVideo(direction: .sendonly), credentials: .random(using: &generator),
+            fingerprint: .randomSHA256(using: &generator), sessionID: generator.next()
+        ).serialized()
+        let publishStart = clock.now
+        try await withThrowingDiscardingTaskGroup { group in
+            for client in clients { group.addTask { _ = try await client.publishVideo(sdpOffer: offer) } }
+        }
+        let publishSeconds = seconds(clock.now - publishStart)
+
+        // 3. Chat fan-out.
+        var latencies = Samples()
+        let members = (0..<rooms).map { room in Array(stride(from: room, to: count, by: rooms)) }
+        for round in 0..<rounds {
+            let sent = LockedValue<[String: ContinuousClock.Instant]>([:])
+            try await withThrowingDiscardingTaskGroup { group in
+                for room in 0..<rooms where !members[room].isEmpty {
+                    let sender = clients[members[room][round % members[room].count]]
+                    let text = "round\(round)-room\(room)"
+                    group.addTask {
+                        sent.withLock { $0[text] = clock.now }
+                        try await sender.sendMessage(text)
+                    }
+                }
+            }
+            let waitEnd = clock.now + .seconds(20)
+            while clock.now < waitEnd {
+                let done = receipts.withLock { r in
+                    (0..<rooms).allSatisfy { r["round\(round)-room\($0)"]?.count ?? 0 >= members[$0].count }
+                }
+                if done { break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            let times = sent.withLock { $0 }
+            receipts.withLock { r in
+                for (text, start) in times {
+                    guard let last = r[text]?.last else { continue }
+                    latencies.add(last - start)
+                }
+            }
+        }
+        let serverCPU = ProcessStats.cpuSeconds(serverPID) - cpuBefore
+        let elapsed = seconds(clock.now - runStart)
+        listeners.forEach { $0.cancel() }
+        return [
+            "clients": count, "rooms": rooms,
+            "join_storm_s": (joinSeconds * 1000).rounded() / 1000,
+            "publish_s": (publishSeconds * 1000).rounded() / 1000,
+            "chat_messages": latencies.values.count,
+            "chat_fanout_p50_us": round1(latencies.percentile(50)),
+            "chat_fanout_p99_us": round1(latencies.percentile(99)),
+            "server_rss_before_kib": rssBefore, "server_rss_after_join_kib": rssAfter,
+            "server_rss_per_connection_kib": round1(Double(rssAfter - rssBefore) / Double(count)),
+            "server_cpu_s": (serverCPU * 1000).rounded() / 1000,
+            "elapsed_s": (elapsed * 1000).rounded() / 1000,
+        ]
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import JSONRPC
+import RoomServer
+import SignalingSupport
+import WebSocketTransport
+
+/// The server modes: print the URL, serve until SIGTERM or SIGINT, exit 0.
+enum Servers {
+    /// Our transport's raw echo: every inbound message is queued straight back.
+    static func raw() async throws {
+        let server = try await WebSocketServer.start()
+        announce(server.url)
+        let accepting = Task {
+            await withDiscardingTaskGroup { group in
+                for await connection in server.connections {
+                    group.addTask {
+                        do {
+                            for try await message in connection.messages { try connection.enqueue(message) }
+                        } catch {}
+                    }
+                }
+            }
+        }
+        await waitForSignal()
+        accepting.cancel()
+        exit(0)
+    }
+
+    /// The same code as Examples/jsonrpc-echo-server.
+    static func rpc() async throws {
+        let server = JSONRPCServer(configuration: .init(conventions: .plain))
+        server.registerSpecificationExamples()
+        let listener = try await server.listen(on: WebSocketServerConfiguration())
+        announce(listener.url)
+        await waitForSignal()
+        exit(0)
+    }
+
+    /// An embedded room server with the simulated media backend and default limits.
+    static func room() async throws {
+        let server = try await RoomServer.start(.init())
+        announce(server.url)
+        await waitForSignal()
+        exit(0)
+    }
+
+    static func announce(_ url: String) {
+        FileHandle.standardOutput.write(Data((url + "\n").utf8))
+    }
+
+    static func waitForSignal() async {
+        let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "kbench.signals")
+        defer { sources.forEach { $0.cancel() } }
+        for await _ in stop { break }
+    }
+}
