@@ -16,12 +16,14 @@ extension RoomJoin {
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
+        // Before anything else: Dispatch registers the signal source asynchronously, and a SIGINT that came after
+        // SIG_IGN but before the registration was lost (room-join then never left).
+        let interrupt = steps.catchInterrupt()
+        defer { interrupt.cancel() }
         try await connect(client)
         try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }
-        let interrupt = steps.catchInterrupt()
-        defer { interrupt.cancel() }
         if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
