@@ -79,11 +79,18 @@ struct RoomServerCLITests {
         #expect(try await server.child.exitStatus() == 0)
     }
 
-    @Test("usage errors exit 64; an address it cannot bind exits 1")
+    @Test("usage errors exit 2, as room-join's and tree-join's do; an address it cannot bind exits 1")
     func exitCodes() async throws {
         let badTLS = try ChildProcess("room-server", ["--tls-cert", "cert.pem"])
-        #expect(try await badTLS.exitStatus() == 64)
+        #expect(try await badTLS.exitStatus() == 2)
         #expect(await badTLS.stderr.contains("--tls-cert and --tls-key go together"))
+        let unknownOption = try ChildProcess("room-server", ["--no-such-option"])
+        #expect(try await unknownOption.exitStatus() == 2)
+        #expect(await unknownOption.stderr.contains("--no-such-option"))
+        let help = try ChildProcess("room-server", ["--help"])
+        #expect(try await help.exitStatus() == 0)
+        let helpText = await help.remainingLines().joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(helpText.contains("2 usage error"))
 
         let server = try await RoomServerProcess.start()
         let port = try #require(URLComponents(string: server.url)?.port)
