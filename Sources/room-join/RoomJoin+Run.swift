@@ -14,10 +14,10 @@ extension RoomJoin {
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)
-        let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
-        defer { watch?.stop() }
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
+        defer { watch?.stop() }
         if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
