@@ -11,6 +11,9 @@ public struct ConnectionOptions: ParsableArguments {
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
     public var retries: Int = 1
 
+    @Option(help: "Seconds to keep reconnecting after the connection drops (the session is resumed, or the room rejoined and the media renegotiated); 0 exits at the first drop.")
+    public var reconnectFor: Double = 60
+
     @Option(help: "A bearer token, sent as 'Authorization: Bearer TOKEN' on the WebSocket upgrade.")
     public var token: String?
 
@@ -28,10 +31,18 @@ public struct ConnectionOptions: ParsableArguments {
     public func validate() throws {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        guard reconnectFor >= 0, reconnectFor.isFinite else {
+            throw ValidationError("--reconnect-for must be a number of seconds, 0 or more")
+        }
     }
 
     /// `--timeout` as a duration.
     public var requestTimeout: Duration { .milliseconds(Int(timeout * 1000)) }
+
+    /// `--reconnect-for` as a total reconnection budget; `nil` for 0 (no reconnection).
+    public var reconnectBudget: Duration? {
+        reconnectFor == 0 ? nil : .milliseconds(Int((reconnectFor * 1000).rounded()))
+    }
 
     /// The WebSocket options `--ca-file` and `--insecure` make.
     public var tls: TLSClientConfiguration {

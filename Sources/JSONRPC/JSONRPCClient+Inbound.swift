@@ -58,7 +58,7 @@ extension JSONRPCClient {
     private func accept(_ response: RPCResponse) {
         recordSessionId(from: response)
         let outcome = response.outcome.mapError { RPCError.remote($0) }
-        if pending.complete(response.id, with: outcome) { return }
+        if pending.complete(response.id, with: outcome) || control.complete(response.id, with: outcome) { return }
         if response.id == .null, case .failure(let error) = response.outcome {
             // The server could not read one of our messages (JSON-RPC 2.0 §5: id null).
             report(.remote(error))

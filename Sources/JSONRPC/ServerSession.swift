@@ -16,6 +16,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
     private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
+    /// The ping watchdog: the declared interval and the timer that fires after 3 × it without a ping.
+    let watchdog = LockedValue(PingWatchdog())
 
     init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration) {
         id = SecureID.hex(bits: 128)
@@ -104,6 +106,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
             return true
         }
         guard wasBound else { return false }
+        disarmWatchdog()
         pending.failAll(with: .connectionClosed(end))
         let timer = clock.schedule(after: window, expire)
         expiry.withLock { $0 = timer }
@@ -113,6 +116,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Ends the session for good (closeSession or expiry).
     func terminate() {
         expiry.withLock { $0?.cancel() }
+        disarmWatchdog()
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
     }
 }

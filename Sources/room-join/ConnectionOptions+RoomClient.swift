@@ -1,4 +1,5 @@
 import CLISupport
+import JSONRPC
 import RoomClient
 import WebSocketTransport
 
@@ -6,6 +7,7 @@ extension ConnectionOptions {
     /// The RoomClient settings these options make.
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: requestTimeout, retries: retries, authToken: token)
+        configuration.reconnect = reconnectBudget.map { .automatic(.init(budget: $0)) } ?? .off
         configuration.webSocket.tls = tls
         if let logger = logger("room-join") { configuration.logger = logger }
         return configuration

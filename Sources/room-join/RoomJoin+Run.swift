@@ -9,8 +9,11 @@ extension RoomJoin {
     var output: Output { Output(tool: "room-join", json: json) }
 
     func run() async throws {
-        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
-                                configuration: connection.configuration)
+        var media = Media()
+        var configuration = connection.configuration
+        // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
+        if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
+        let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
         try await connect(client)
         try await join(client)
@@ -21,7 +24,6 @@ extension RoomJoin {
         if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
-        var media = Media()
         if presence.isSatisfied(by: client.peers) {
             try await act(client, steps, &media)
             acted = true

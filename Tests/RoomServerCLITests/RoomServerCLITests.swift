@@ -65,7 +65,7 @@ struct RoomServerCLITests {
         let (bob, _) = try await joined("bob", at: server.url)
         let bobSees = bob.events
 
-        let roomJoin = try ChildProcess("room-join", [server.url, "--room", "room1", "--user", "alice"])
+        let roomJoin = try ChildProcess("room-join", [server.url, "--reconnect-for", "0", "--room", "room1", "--user", "alice"])
         #expect(try await roomJoin.nextLine() == "joined room1 as alice; participants: bob")
         try await firstEvent(bobSees, "bob to see alice join") { $0 == .participantJoined(Peer(identifier: "alice")) }
         try await bob.sendMessage("hi alice")
