@@ -58,6 +58,7 @@ extension RoomJoin {
             case .eventsEnded:
                 try end("error", "room events ended")
             case .input(let line):
+                if await watch?.perform(line, output) == true { continue }
                 if try await perform(line, client) { return }
             case .inputEnded:
                 try await leave(client)
