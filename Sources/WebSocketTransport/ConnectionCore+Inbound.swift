@@ -8,13 +8,23 @@ import Foundation
 extension ConnectionCore {
     /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        // Over the limit already: the rest of the message is dropped while the 1009 close goes out.
+        if rxDiscarding { return 0 }
         if !rxInMessage {
             rxInMessage = true
             rxBinary = lws_frame_is_binary(wsi) != 0
             rxBuffer.removeAll(keepingCapacity: rxBuffer.capacity <= limits.maxFrameSize * 2)
         }
         guard rxBuffer.count + length <= limits.maxMessageSize else {
-            return closeNow(wsi, .messageTooBig, "message exceeds \(limits.maxMessageSize) bytes")
+            // Not `return -1` here: lws 4.1.6 frees the client connection twice when RECEIVE fails in the middle
+            // of a frame (one 20 MB frame from a hostile server aborted the process with "double free"). The close
+            // goes out through WRITEABLE instead, and reading stops meanwhile.
+            rxDiscarding = true
+            rxBuffer = []
+            lws_rx_flow_control(wsi, 0)
+            beginClose(code: WebSocketCloseCode.messageTooBig.rawValue,
+                       reason: "message exceeds \(limits.maxMessageSize) bytes", flush: false)
+            return 0
         }
         if let input, length > 0 {
             rxBuffer.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))

@@ -47,6 +47,8 @@ final class ConnectionCore: @unchecked Sendable {
     var rxBuffer: [UInt8] = []
     var rxBinary = false
     var rxInMessage = false
+    /// An inbound message went over the size limit: the connection is closing with 1009.
+    var rxDiscarding = false
     var writeOffset = 0
     /// The frame being written, owned by the service thread while its fragments go out.
     var current: Outbound?
