@@ -5,7 +5,7 @@ import WebSocketTransport
 
 /// How `room-join` connects: the request timeout and retries, the bearer token, TLS trust and logging.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: "Seconds to wait for each response (the first attempt; each retry doubles it).")
+    @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it).")
     var timeout: Double = 5
 
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
@@ -32,6 +32,9 @@ struct ConnectionOptions: ParsableArguments {
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: .milliseconds(Int(timeout * 1000)),
                                                      retries: retries, authToken: token)
+        // A listener that never completes the handshake must not hold the run longer than --timeout (issue 8).
+        configuration.webSocket.handshakeTimeout = min(configuration.webSocket.handshakeTimeout,
+                                                       .milliseconds(Int(timeout * 1000)))
         configuration.webSocket.tls = TLSClientConfiguration(caFile: caFile, allowSelfSigned: insecure,
                                                              skipHostnameCheck: insecure)
         if let logLevel {
