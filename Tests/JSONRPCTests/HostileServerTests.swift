@@ -7,11 +7,12 @@ import WebSocketTransport
 /// Issue 8 item 6: a `JSONRPCClient` against a server that misbehaves on purpose (``HostileWebSocketServer``,
 /// raw TCP, real sockets). Every call completes exactly once with a clear error, and nothing hangs.
 @Suite struct HostileServerTests {
-    /// A client of `server` with short timeouts and no retries.
+    /// A client of `server` with short timeouts (stretched for sanitizer runs) and no retries.
     func client(of server: HostileWebSocketServer, timeout: Duration = .milliseconds(400)) -> JSONRPCClient {
         var webSocket = WebSocketClientConfiguration()
-        webSocket.handshakeTimeout = .milliseconds(500)
-        return JSONRPCClient(url: server.url("/"), configuration: .init(requestTimeout: timeout, retries: 0),
+        webSocket.handshakeTimeout = .seconds(2) * deadlineScale
+        return JSONRPCClient(url: server.url("/"),
+                             configuration: .init(requestTimeout: timeout * deadlineScale, retries: 0),
                              webSocket: webSocket)
     }
 

@@ -14,14 +14,14 @@ struct RoomJoinHostileServerTests {
         var says: String
     }
 
-    /// Runs `room-join` (1 s request timeout, no retries) against a hostile server playing `script`.
+    /// Runs `room-join` (1 s request timeout, stretched for sanitizer runs; no retries) against a hostile server playing `script`.
     func run(within timeout: Duration = .seconds(20), _ script: @escaping @Sendable (HostilePeer) throws -> Void)
         async throws -> RoomJoinProcess
     {
         let server = try HostileWebSocketServer(script: script)
         defer { server.stop() }
         return try await RoomJoinProcess.run([
-            server.url(), "--room", "room1", "--user", "alice", "--timeout", "1", "--retries", "0",
+            server.url(), "--room", "room1", "--user", "alice", "--timeout", "\(deadlineScale)", "--retries", "0",
         ], timeout: timeout, sampleMemory: true)
     }
 
@@ -81,7 +81,7 @@ struct RoomJoinHostileServerTests {
     @Test func aListenerThatNeverHandshakesExits3() async throws {
         let silent = try SilentTCPListener()
         let result = try await RoomJoinProcess.run([
-            "ws://127.0.0.1:\(silent.port)/room", "--room", "room1", "--user", "alice", "--timeout", "1",
+            "ws://127.0.0.1:\(silent.port)/room", "--room", "room1", "--user", "alice", "--timeout", "\(deadlineScale)",
         ], timeout: .seconds(20), sampleMemory: true)
         check(result, Expected(status: 3, says: "cannot connect"), "no handshake")
     }
