@@ -6,7 +6,7 @@ import WebSocketTransport
 /// How a command-line tool connects: the request timeout and retries, the bearer token, TLS trust and logging.
 /// Each tool turns these into its client's configuration.
 public struct ConnectionOptions: ParsableArguments {
-    @Option(help: "Seconds to wait for each response (the first attempt; each retry doubles it).")
+    @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it).")
     public var timeout: Double = 5
 
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
@@ -43,6 +43,13 @@ public struct ConnectionOptions: ParsableArguments {
     /// The reconnect policy `--reconnect-for` makes: automatic within that total budget, or off for 0.
     public var reconnectPolicy: JSONRPCClient.ReconnectPolicy {
         reconnectFor == 0 ? .off : .automatic(.init(budget: .milliseconds(Int((reconnectFor * 1000).rounded()))))
+    }
+
+    /// Applies `--ca-file` and `--insecure` to `options`, and bounds their handshake timeout by `--timeout`: a
+    /// listener that never completes the handshake must not hold the run longer than that (issue 8).
+    public func apply(to options: inout WebSocketClientConfiguration) {
+        options.tls = tls
+        options.handshakeTimeout = min(options.handshakeTimeout, requestTimeout)
     }
 
     /// The WebSocket options `--ca-file` and `--insecure` make.

@@ -8,7 +8,7 @@ extension ConnectionOptions {
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: requestTimeout, retries: retries, authToken: token)
         configuration.reconnect = reconnectPolicy
-        configuration.webSocket.tls = tls
+        apply(to: &configuration.webSocket)
         if let logger = logger("room-join") { configuration.logger = logger }
         return configuration
     }

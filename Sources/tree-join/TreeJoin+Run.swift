@@ -38,7 +38,7 @@ extension TreeJoin {
         var configuration = TreeClient.Configuration(requestTimeout: connection.requestTimeout,
                                                      retries: connection.retries, authToken: connection.token)
         configuration.reconnect = connection.reconnectPolicy
-        configuration.webSocket.tls = connection.tls
+        connection.apply(to: &configuration.webSocket)
         if let logger = connection.logger("tree-join") { configuration.logger = logger }
         return configuration
     }
