@@ -72,10 +72,11 @@ idle-cpu: deps
 # runs every pair as separate processes on 127.0.0.1 and prints one table (README "Performance"); the figures go
 # to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's join-storm target.
 BENCH_CLIENTS ?= 200
+BENCH_CC ?= $(shell command -v cc || command -v clang)
 bench: deps
 	mkdir -p Benchmarks/.build-c
 	for program in echo_server echo_client; do \
-	  cc -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
+	  $(BENCH_CC) -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
 	    $$(pkg-config --cflags --libs libwebsockets) || exit 1; \
 	done
 	cd Benchmarks && $(SWIFT) build -c release

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSONRPC
 import Logging
 import WebSocketTransport
 
@@ -11,7 +12,7 @@ public struct ConnectionOptions: ParsableArguments {
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
     public var retries: Int = 1
 
-    @Option(help: "Seconds to keep reconnecting after the connection drops (the session is resumed, or the room rejoined and the media renegotiated); 0 exits at the first drop.")
+    @Option(help: "Seconds to keep reconnecting after the connection drops, resuming the session (room-join also rejoins the room and renegotiates its media when the server lost the session); 0 exits at the first drop.")
     public var reconnectFor: Double = 60
 
     @Option(help: "A bearer token, sent as 'Authorization: Bearer TOKEN' on the WebSocket upgrade.")
@@ -39,9 +40,9 @@ public struct ConnectionOptions: ParsableArguments {
     /// `--timeout` as a duration.
     public var requestTimeout: Duration { .milliseconds(Int(timeout * 1000)) }
 
-    /// `--reconnect-for` as a total reconnection budget; `nil` for 0 (no reconnection).
-    public var reconnectBudget: Duration? {
-        reconnectFor == 0 ? nil : .milliseconds(Int((reconnectFor * 1000).rounded()))
+    /// The reconnect policy `--reconnect-for` makes: automatic within that total budget, or off for 0.
+    public var reconnectPolicy: JSONRPCClient.ReconnectPolicy {
+        reconnectFor == 0 ? .off : .automatic(.init(budget: .milliseconds(Int((reconnectFor * 1000).rounded()))))
     }
 
     /// The WebSocket options `--ca-file` and `--insecure` make.

@@ -76,16 +76,17 @@ extension ConnectionCore {
 
     /// The consumer's next message; nil once the connection has ended and the buffer is drained.
     func nextMessage() async throws -> WebSocketMessage? {
-        try await withTaskCancellationHandler {
+        // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
+        // task on its executor, one thread hop per message of a pipelined burst (issue 9).
+        if let (m, resume) = shared.withLock({ popBuffered(&$0) }) {
+            if resume { loop.submit { [self] in resumeReading() } }
+            return m
+        }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketMessage?, any Error>) in
                 enum Outcome { case message(WebSocketMessage, resume: Bool), ended, cancelled, wait }
                 let outcome = shared.withLock { s -> Outcome in
-                    if let m = s.inbound.popFirst() {
-                        s.inboundBytes -= m.byteCount
-                        let resume = s.rxPaused && !s.resumeRequested && s.inboundBytes <= limits.inboundLowWatermark
-                        if resume { s.resumeRequested = true }
-                        return .message(m, resume: resume)
-                    }
+                    if let (m, resume) = popBuffered(&s) { return .message(m, resume: resume) }
                     if case .closed = s.phase { return .ended }
                     // Cancelled before we could register: onCancel already ran and found no waiter.
                     if Task.isCancelled { return .cancelled }
@@ -109,6 +110,16 @@ extension ConnectionCore {
             }
             waiter?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes the oldest buffered message, and says whether reading should resume (the buffer fell below the low
+    /// watermark while paused). Call with the lock held.
+    private func popBuffered(_ s: inout Shared) -> (WebSocketMessage, resume: Bool)? {
+        guard let m = s.inbound.popFirst() else { return nil }
+        s.inboundBytes -= m.byteCount
+        let resume = s.rxPaused && !s.resumeRequested && s.inboundBytes <= limits.inboundLowWatermark
+        if resume { s.resumeRequested = true }
+        return (m, resume)
     }
 
     /// Service thread: re-enables reading after the consumer drained below the low watermark.

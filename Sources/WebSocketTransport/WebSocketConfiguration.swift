@@ -51,6 +51,16 @@ public struct WebSocketClientConfiguration: Sendable {
 
     /// Creates the default client options.
     public init() {}
+
+    /// These options with `Authorization: Bearer <token>` replacing any `Authorization` header (DESIGN §6); the
+    /// options unchanged when `token` is nil.
+    public func authorized(by token: String?) -> WebSocketClientConfiguration {
+        guard let token else { return self }
+        var options = self
+        options.headers.removeAll { $0.name.lowercased() == "authorization" }
+        options.headers.append((name: "Authorization", value: "Bearer \(token)"))
+        return options
+    }
 }
 
 /// Options of a listening server.

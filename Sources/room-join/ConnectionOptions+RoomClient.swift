@@ -7,7 +7,7 @@ extension ConnectionOptions {
     /// The RoomClient settings these options make.
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: requestTimeout, retries: retries, authToken: token)
-        configuration.reconnect = reconnectBudget.map { .automatic(.init(budget: $0)) } ?? .off
+        configuration.reconnect = reconnectPolicy
         configuration.webSocket.tls = tls
         if let logger = logger("room-join") { configuration.logger = logger }
         return configuration

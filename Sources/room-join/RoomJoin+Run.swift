@@ -15,10 +15,14 @@ extension RoomJoin {
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
+        // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
+        var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
-        try await join(client)
+        try await reportConnection(&pending)
+        // Caught before `joined` is printed, so a SIGINT that follows it always leaves the room (the loop reads it).
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }
         if isInteractive { steps.readStandardInput() }
@@ -30,7 +34,7 @@ extension RoomJoin {
         } else {
             steps.after(waitTimeout, .waitExpired)
         }
-        for await step in steps.stream {
+        while let step = await pending.next() {
             switch step {
             case .event(let event):
                 if !event.isSharedObjectNotification { output.report(Report(event)) }
@@ -73,6 +77,23 @@ extension RoomJoin {
                 output.error("cannot connect to \(url): \(error)")
             }
             throw ExitCode(3)
+        }
+    }
+
+    /// Reports the connection's opening (connecting, connected), which `connect` published before it returned, so
+    /// that it comes before `joined`, as it happened: the run loop would read it only after joining.
+    private func reportConnection(_ pending: inout AsyncStream<Step>.Iterator) async throws {
+        while let step = await pending.next() {
+            switch step {
+            case .event(let event):
+                output.report(Report(event))
+                try checkEnd(event)
+                if case .connectionStateChanged(.connected) = event { return }
+            case .eventsEnded:
+                try end("error", "room events ended")
+            case .waitExpired, .durationElapsed, .interrupted, .input, .inputEnded:
+                break  // (none is started before joining)
+            }
         }
     }
 

@@ -37,6 +37,7 @@ extension TreeJoin {
     var clientConfiguration: TreeClient.Configuration {
         var configuration = TreeClient.Configuration(requestTimeout: connection.requestTimeout,
                                                      retries: connection.retries, authToken: connection.token)
+        configuration.reconnect = connection.reconnectPolicy
         configuration.webSocket.tls = connection.tls
         if let logger = connection.logger("tree-join") { configuration.logger = logger }
         return configuration

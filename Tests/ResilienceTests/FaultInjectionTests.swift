@@ -130,7 +130,7 @@ struct FaultInjectionTests {
         defer { proxy.stop() }
         proxy.delay = .milliseconds(40)
         let client = JSONRPCClient(url: proxy.url(path: "/"), configuration: .init(
-            reconnect: .automatic(.fast), heartbeat: .every(.milliseconds(300) * deadlineScale)))
+            reconnect: .automatic(.fast), heartbeat: .every(.milliseconds(500) * deadlineScale)))
         let log = StateLog(client)
         try await client.connect()
 

@@ -99,6 +99,8 @@ import TestSupport
         try await board.setProperty("title", "plan")
 
         let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--shared-object", "board"])
+        #expect(try await bob.nextLine() == "connection connecting")
+        #expect(try await bob.nextLine() == "connection connected")
         #expect(try await bob.nextLine() == "joined demo as bob; participants: alice")
         // (room events such as the connection's state interleave with the shared-object lines)
         #expect(try await Self.nextSharedObjectLine(of: bob) == #"shared object board at version 1: {"title":"plan"}"#)
