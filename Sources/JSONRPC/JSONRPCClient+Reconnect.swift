@@ -29,10 +29,15 @@ extension JSONRPCClient {
             do { try await clock.sleep(for: delay) } catch { return }
             guard isCurrent(epoch) else { return }
             let connection: any MessageConnection
-            do {
-                connection = try await transport.connect()
-            } catch {
+            switch await open(within: backoff.budget - (clock.now - lostAt)) {
+            case .connected(let opened):
+                connection = opened
+            case .failed(let error):
+                if Task.isCancelled { return }
                 last = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "connect failed: \(error)")
+                continue
+            case .timedOut:
+                last = ConnectionEnd(code: 1006, reason: "the connect attempt outlasted the reconnect budget")
                 continue
             }
             switch await resume(on: connection, loss: loss, epoch: epoch) {
@@ -50,6 +55,34 @@ extension JSONRPCClient {
         }
         giveUp(ConnectionEnd(code: last.code, reason: "gave up reconnecting after \(backoff.budget): \(last.reason)"),
                epoch: epoch)
+    }
+
+    private enum Attempt: Sendable {
+        case connected(any MessageConnection)
+        case failed(any Error)
+        case timedOut
+    }
+
+    /// Opens a connection, giving up (and cancelling the attempt) once `limit` has passed: the budget bounds a
+    /// handshake that hangs too.
+    private func open(within limit: Duration) async -> Attempt {
+        guard limit > .zero else { return .timedOut }
+        return await withTaskGroup(of: Attempt.self) { group in
+            group.addTask {
+                do { return .connected(try await self.transport.connect()) } catch { return .failed(error) }
+            }
+            group.addTask {
+                do { try await self.clock.sleep(for: limit) } catch { return .failed(error) }
+                return .timedOut
+            }
+            let first = await group.next() ?? .timedOut
+            group.cancelAll()
+            for await late in group {
+                // The attempt opened just as the limit passed: nobody will use it.
+                if case .connected(let unused) = late { await unused.close(code: 1001, reason: "too late") }
+            }
+            return first
+        }
     }
 
     /// Makes `connection` the client's connection: `connect{sessionId}` when there is a session to resume, then

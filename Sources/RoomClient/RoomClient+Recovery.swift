@@ -23,7 +23,10 @@ extension RoomClient {
             return
         }
         logger.info("rejoined the room", metadata: ["room": "\(params.room)"])
-        eventHub.publish(.connectionStateChanged(.rejoined))
+        state.withLock { s in
+            s.reportedState = .rejoined
+            eventHub.publish(.connectionStateChanged(.rejoined))
+        }
         await renegotiate(endpoints)
     }
 

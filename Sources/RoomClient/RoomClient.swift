@@ -31,6 +31,8 @@ public final class RoomClient: Sendable {
         var model = PeersModel()
         /// The connection was lost while in the room: a fresh session (after 40007) must rejoin.
         var lostWhileJoined = false
+        /// The last connection state published in the events.
+        var reportedState: ConnectionState?
         var delegate = RoomClientDelegateSlot()
     }
 
@@ -86,8 +88,9 @@ public final class RoomClient: Sendable {
     /// Whether the local user is in the room (joined, and not left, evicted or disconnected since).
     public var isJoined: Bool { state.withLock { $0.model.isJoined } }
 
-    /// The connection's current state.
-    public var connectionState: ConnectionState { rpc.connectionState }
+    /// The connection's current state, as last reported in ``events`` (``JSONRPC/ConnectionState/rejoined`` after
+    /// a rejoin, until the connection's state changes again).
+    public var connectionState: ConnectionState { state.withLock { $0.reportedState } ?? rpc.connectionState }
 
     /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
@@ -114,6 +117,7 @@ public final class RoomClient: Sendable {
             case .connecting, .connected, .rejoined:
                 break
             }
+            s.reportedState = connectionState
             eventHub.publish(.connectionStateChanged(connectionState))
             return rejoin
         }

@@ -1,4 +1,5 @@
 import CLISupport
+import JSONRPC
 import RoomClient
 import SDP
 
@@ -32,6 +33,12 @@ extension RoomJoin {
             try await receiveIfWanted(peer, client, &media)
         case .participantUnpublished(let peer), .participantLeft(let peer):
             await media.forget(peer.identifier)
+        case .connectionStateChanged(.rejoined):
+            // The old session is gone with its subscriptions: RoomClient's offer provider renegotiates those to
+            // participants still publishing; the others are forgotten, so a later publication is received again.
+            for user in media.subscribed where client.peer(withIdentifier: user)?.isPublishing != true {
+                await media.forget(user)
+            }
         default:
             break
         }

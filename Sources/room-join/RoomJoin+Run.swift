@@ -15,13 +15,14 @@ extension RoomJoin {
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
+        // Before anything else: Dispatch registers the signal source asynchronously, and a SIGINT that came after
+        // SIG_IGN but before the registration was lost (room-join then never left).
+        let interrupt = steps.catchInterrupt()
+        defer { interrupt.cancel() }
         // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
         var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
         try await reportConnection(&pending)
-        // Caught before `joined` is printed, so a SIGINT that follows it always leaves the room (the loop reads it).
-        let interrupt = steps.catchInterrupt()
-        defer { interrupt.cancel() }
         try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }

@@ -208,3 +208,26 @@ extension ReconnectLifecycleTests {
         await client.close()
     }
 }
+
+extension ReconnectLifecycleTests {
+    @Test func aHandshakeThatHangsIsCutOffByTheBudget() async throws {
+        // Given a client with a 2 s budget whose reconnect attempt never completes its handshake
+        let client = client(backoff: .init(budget: .seconds(2), reconnectionWindow: .seconds(1), seed: 13))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.hanging = true
+        await first.close(code: 1006, reason: "gone")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+
+        // When time passes
+        try await waitUntil("the client to give up") { [clock] in
+            clock.advance(by: .milliseconds(100))
+            return log.all.contains { if case .disconnected(_?) = $0 { true } else { false } }
+        }
+
+        // Then the hanging attempt was abandoned when the budget ran out, and the client ended
+        guard case .disconnected(let end?) = client.connectionState else { Issue.record("not disconnected"); return }
+        #expect(end.reason.contains("outlasted the reconnect budget"))
+        #expect(transport.attempts == 2)
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import RoomClient
+import RoomProtocol
 import RoomServer
 import TestSupport
 import Testing
@@ -21,13 +22,17 @@ struct RoomJoinRecoveryTests {
     }
 
     @Test func roomJoinPublishRejoinsAndRepublishesAfterAServerRestart() async throws {
-        // Given room-join publishing in a room, through a proxy
+        // Given room-join publishing in a room, through a proxy, and subscribed to bob's stream
         let first = try await RoomServer.start(.init(reconnectionWindow: .seconds(2)))
         let proxy = try FaultProxy(targetPort: RoomRecoveryTests.port(of: first.url))
         defer { proxy.stop() }
+        let earlierBob = RoomClient(room: Room(username: "bob", roomName: "r", url: first.url),
+                                    configuration: .init(reconnect: .off, heartbeat: .off))
+        try await earlierBob.join()
+        _ = try await earlierBob.publishVideo(sdpOffer: try await RecoveringMedia().provider.offer(.publisher))
         let roomJoin = try ChildProcess("room-join", [proxy.url(path: "/room"), "--room", "r", "--user", "alice",
-                                                      "--publish", "--json"])
-        _ = try await Self.lines(of: roomJoin) { $0.contains(#""event":"published""#) }
+                                                      "--publish", "--receive-all", "--json"])
+        _ = try await Self.lines(of: roomJoin) { $0.contains(#""event":"subscribed""#) }
 
         // When the server is replaced by one that knows nothing, and the connection drops
         let second = try await RoomServer.start(.init(reconnectionWindow: .seconds(2)))
@@ -42,11 +47,14 @@ struct RoomJoinRecoveryTests {
         try await bob.join()
         try await waitUntil("alice to publish again") { bob.peer(withIdentifier: "alice")?.isPublishing == true }
         #expect(bob.peers == [Peer(identifier: "alice", streams: ["webcam"])])
+        // And when bob publishes there, room-join subscribes to him again (the old subscription went with the server)
+        _ = try await bob.publishVideo(sdpOffer: try await RecoveringMedia().provider.offer(.publisher))
+        let later = try await Self.lines(of: roomJoin) { $0.contains(#""event":"subscribed""#) }
 
         // And it leaves cleanly on SIGINT, having printed no error and no request to renegotiate by hand
         roomJoin.send(SIGINT)
         #expect(try await roomJoin.exitStatus() == 130)
-        let rest = await roomJoin.remainingLines()
+        let rest = later + (await roomJoin.remainingLines())
         #expect(!(lines + rest).contains { $0.contains(#""event":"error""#) || $0.contains("renegotiationNeeded") })
         // And every line, the reconnection states included, is valid against Schemas/cli-events.schema.json
         if SchemaValidation.mustRun {
@@ -57,6 +65,7 @@ struct RoomJoinRecoveryTests {
             for verdict in try SchemaValidation.validate(cases) { #expect(verdict.valid, "\(verdict.label): \(verdict.errors)") }
         }
         await bob.disconnect()
+        await earlierBob.disconnect()
         await first.shutdown()
         await second.shutdown()
     }

@@ -7,7 +7,7 @@ import TestSupport
 final class ScriptedTransport: MessageTransport {
     private let farEnds: AsyncStream<LocalMessageConnection>
     private let continuation: AsyncStream<LocalMessageConnection>.Continuation
-    private let state = LockedValue((refusing: false, attempts: 0))
+    private let state = LockedValue((refusing: false, hanging: false, attempts: 0))
 
     init() { (farEnds, continuation) = AsyncStream.makeStream() }
 
@@ -16,14 +16,25 @@ final class ScriptedTransport: MessageTransport {
         set { state.withLock { $0.refusing = newValue } }
     }
 
+    /// Whether a connect hangs (a handshake that never completes) until its task is cancelled.
+    var hanging: Bool {
+        get { state.withLock { $0.hanging } }
+        set { state.withLock { $0.hanging = newValue } }
+    }
+
     var attempts: Int { state.withLock { $0.attempts } }
 
     func connect() async throws -> any MessageConnection {
-        let refuse = state.withLock { s -> Bool in
+        let (refuse, hang) = state.withLock { s -> (Bool, Bool) in
             s.attempts += 1
-            return s.refusing
+            return (s.refusing, s.hanging)
         }
         if refuse { throw ConnectionEnd(code: 1006, reason: "connection refused") }
+        if hang {
+            // Simulates a peer that never completes the handshake: only cancellation ends it.
+            try await Task.sleep(for: .seconds(3600))
+            throw ConnectionEnd(code: 1006, reason: "handshake timeout")
+        }
         let (near, far) = LocalMessageConnection.pair()
         continuation.yield(far)
         return near

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 import RoomClient
 import TestSupport
 import Testing
@@ -14,8 +15,11 @@ struct RoomJoinOptionsTests {
             "--message", "hi all", "--private", "bob:psst: a secret", "--duration", "0.2",
         ])
         #expect(try await roomJoin.lineAfterConnecting() == "joined room1 as alice; participants: none")
-        let (bob, _) = try await joined("bob", at: server.url)
+        // bob listens before he joins: alice's messages may arrive before his join result does
+        let bob = RoomClient(room: Room(username: "bob", roomName: "room1", url: server.url),
+                             configuration: .init(reconnect: .off))
         let bobSees = bob.events
+        try await bob.join()
         try await firstEvent(bobSees, "bob to get alice's message") { $0 == .message("hi all", from: "alice") }
         try await firstEvent(bobSees, "bob to get alice's private message") {
             $0 == .privateMessage("psst: a secret", from: "alice")
