@@ -18,12 +18,20 @@ let package = Package(
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
+        .library(name: "TreeClient", targets: ["TreeClient"]),
+        .library(name: "SharedObjects", targets: ["SharedObjects"]),
+        .library(name: "SharedObjectServer", targets: ["SharedObjectServer"]),
+        // Its own product, so that embedders who keep shared objects in memory never link SQLite.
+        .library(name: "SharedObjectSQLite", targets: ["SharedObjectSQLite"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
+        .executable(name: "tree-join", targets: ["tree-join"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
+        .executable(name: "room-publisher-receiver", targets: ["room-publisher-receiver"]),
+        .executable(name: "shared-color-sync", targets: ["shared-color-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -37,6 +45,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // Module map over Debian's libsqlite3-dev. Only SharedObjectSQLite imports it.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SignalingSupport", swiftSettings: strict),
         .target(
             name: "WebSocketTransport",
@@ -66,8 +76,25 @@ let package = Package(
             name: "RoomServer",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
+                "SharedObjectServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // Shared objects (issue 11): the wire vocabulary and the client.
+        .target(
+            name: "SharedObjects",
+            dependencies: ["JSONRPC", "SignalingSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The server side of shared objects, installable on any JSONRPCServer; storage behind SharedObjectStore.
+        .target(
+            name: "SharedObjectServer",
+            dependencies: ["SharedObjects", "JSONRPC", "SignalingSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SharedObjectSQLite", dependencies: ["SharedObjectServer", "SharedObjects", "JSONRPC", "CSQLite"],
             swiftSettings: strict
         ),
         // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
@@ -79,24 +106,52 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The NBMTreeClient counterpart: typed Tree calls and multicast Tree events (source and sink candidates).
+        .target(
+            name: "TreeClient",
+            dependencies: [
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sdp-tool",
             dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "room-join",
+        // What the command-line tools share: report lines (readable or --json), stderr, connection options.
+        .target(
+            name: "CLISupport",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "JSONRPC", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "room-join",
+            dependencies: [
+                "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "SharedObjects",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "tree-join",
+            dependencies: [
+                "CLISupport", "TreeClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "SignalingSupport",
+                "RoomServer", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,6 +171,15 @@ let package = Package(
         .executableTarget(
             name: "room-custom-server", dependencies: ["RoomServer", "JSONRPC", "SignalingSupport"],
             path: "Examples/room-custom-server", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "room-publisher-receiver",
+            dependencies: ["RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC"],
+            path: "Examples/room-publisher-receiver", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
+            path: "Examples/shared-color-sync", swiftSettings: strict
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
@@ -158,6 +222,7 @@ let package = Package(
             name: "RoomClientTests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomServer",  // room-join's interactive mode against an in-process server
             ],
             swiftSettings: strict
         ),
@@ -167,6 +232,41 @@ let package = Package(
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
             ],
+            swiftSettings: strict
+        ),
+        // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.
+        .testTarget(
+            name: "TreeTests",
+            dependencies: [
+                "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "WebSocketTransport",
+                "SignalingSupport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // Shared objects end to end: clients over real sockets, the service on a JSONRPCServer and in RoomServer.
+        .testTarget(
+            name: "SharedObjectTests",
+            dependencies: [
+                "SharedObjects", "SharedObjectServer", "SharedObjectSQLite", "RoomServer", "RoomClient", "JSONRPC",
+                "WebSocketTransport", "SignalingSupport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // Heartbeat, reconnect, resume and rejoin: unit tests on a ManualClock, and fault injection through
+        // TestSupport's FaultProxy with scaled-down timings (issue 8).
+        .testTarget(
+            name: "ResilienceTests",
+            dependencies: [
+                "JSONRPC", "RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "SignalingSupport",
+                "WebSocketTransport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // Descriptors, streams and continuations after many reconnect cycles; `make leaks` runs it in its own
+        // process, and `make test` skips it (DESIGN §7: leak runs are their own target).
+        .testTarget(
+            name: "LeakTests",
+            dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
         // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.

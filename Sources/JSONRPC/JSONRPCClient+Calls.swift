@@ -143,10 +143,21 @@ extension JSONRPCClient {
         let connected = state.withLock { $0.connection != nil }
         let send: @Sendable () async -> Void = { [weak self] in
             guard let self else { return }
+            let connection: any MessageConnection
             do {
-                try await self.transmit(text)
+                connection = try await self.connectionForSending()
             } catch {
                 let failure = error as? RPCError ?? .connectionClosed(nil)
+                for id in ids { self.pending.complete(id, with: .failure(failure)) }
+                return
+            }
+            do {
+                try await connection.send(text)
+            } catch {
+                // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
+                // them; without it, they fail now.
+                if self.configuration.reconnect != .off, error is ConnectionEnd { return }
+                let failure = RPCError.connectionClosed(error as? ConnectionEnd)
                 for id in ids { self.pending.complete(id, with: .failure(failure)) }
             }
         }

@@ -2,10 +2,85 @@ import Logging
 import SignalingSupport
 
 extension JSONRPCClient {
-    /// What happens when the connection drops. Only ``off`` exists so far (DESIGN §5).
+    /// What happens when the connection drops (DESIGN §5).
     public enum ReconnectPolicy: Sendable, Hashable {
-        /// No reconnect: a drop completes every pending request with ``RPCError/connectionClosed(_:)``.
+        /// No reconnect: a drop completes every pending request with ``RPCError/connectionClosed(_:)`` at once.
         case off
+        /// Reconnect with this backoff, then resume the session with `connect{sessionId}` (PROTOCOL §0).
+        case automatic(Backoff)
+
+        /// The DESIGN §5 default: ``automatic(_:)`` with ``Backoff/init(initialDelay:maximumDelay:jitter:budget:reconnectionWindow:queueLimit:seed:)``'s defaults.
+        public static let standard = ReconnectPolicy.automatic(Backoff())
+
+        /// The backoff, when reconnecting.
+        public var backoff: Backoff? { if case .automatic(let backoff) = self { backoff } else { nil } }
+    }
+
+    /// The heartbeat: a JSON-RPC `ping` every ``interval`` (DESIGN §5, PROTOCOL §2).
+    ///
+    /// The first ping after each (re)connect carries `{"interval": ms}` so the server arms its watchdog. Any reply,
+    /// even an error, proves liveness; no reply within one interval is a lost connection (reconnect, when
+    /// allowed). Pings never retry.
+    public enum Heartbeat: Sendable, Hashable {
+        /// No pings (a server's ping watchdog then never arms; lws's own WebSocket pings still run).
+        case off
+        /// A ping every `interval`; the first one `interval` after the connection opens.
+        case every(Duration)
+
+        /// The DESIGN §5 default: every 5 s.
+        public static let standard = Heartbeat.every(.seconds(5))
+
+        /// The ping interval, when on.
+        public var interval: Duration? { if case .every(let interval) = self { interval } else { nil } }
+    }
+
+    /// How ``ReconnectPolicy/automatic(_:)`` spaces its attempts (DESIGN §5): ``initialDelay`` doubling up to
+    /// ``maximumDelay``, each delay moved by up to ±``jitter``, then capped by the time left in the server's
+    /// ``reconnectionWindow`` (so the last attempt still finds the session); it gives up ``budget`` after the loss.
+    public struct Backoff: Sendable, Hashable {
+        /// The delay before the first attempt. Default 250 ms.
+        public var initialDelay: Duration
+        /// The largest delay between attempts. Default 4 s.
+        public var maximumDelay: Duration
+        /// The relative jitter applied to each delay, 0…1. Default 0.2 (±20 %).
+        public var jitter: Double
+        /// Total time allowed from the loss to a working connection; then the client ends in
+        /// ``ConnectionState/disconnected(_:)``. Default 60 s.
+        public var budget: Duration
+        /// The server's reconnection window (how long it keeps the session). Default 10 s, the server default.
+        public var reconnectionWindow: Duration
+        /// How many sends may wait for the reconnection; more fail with ``RPCError/connectionClosed(_:)``.
+        /// Default 1,000.
+        public var queueLimit: Int
+        /// A seed for the jitter, for reproducible tests; `nil` (the default) draws one at random.
+        public var seed: UInt64?
+
+        /// Creates a backoff; every argument has the DESIGN §5 default.
+        public init(initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(4),
+                    jitter: Double = 0.2, budget: Duration = .seconds(60), reconnectionWindow: Duration = .seconds(10),
+                    queueLimit: Int = 1000, seed: UInt64? = nil) {
+            self.initialDelay = initialDelay
+            self.maximumDelay = maximumDelay
+            self.jitter = min(max(jitter, 0), 1)
+            self.budget = budget
+            self.reconnectionWindow = reconnectionWindow
+            self.queueLimit = max(0, queueLimit)
+            self.seed = seed
+        }
+
+        /// The delay before attempt `attempt` (from 1), `elapsed` after the loss.
+        /// - Parameter unit: a random number in 0..<1 that places the jitter (0.5 means none).
+        /// - Returns: `nil` when the budget is spent: give up.
+        public func delay(attempt: Int, elapsed: Duration, unit: Double) -> Duration? {
+            guard elapsed < budget else { return nil }
+            var base = initialDelay
+            for _ in 1..<max(1, attempt) where base < maximumDelay { base = base * 2 }
+            base = min(base, maximumDelay)
+            var delay = base * (1 + jitter * (2 * min(max(unit, 0), 1) - 1))
+            let windowLeft = reconnectionWindow - elapsed
+            if windowLeft > .zero { delay = min(delay, windowLeft) }
+            return max(.zero, min(delay, budget - elapsed))
+        }
     }
 
     /// Client settings (DESIGN §5 defaults).
@@ -17,8 +92,10 @@ extension JSONRPCClient {
         public var retries: Int
         /// Whether a call on a disconnected client connects first. Default on.
         public var autoConnect: Bool
-        /// What happens on a drop. Default ``ReconnectPolicy/off``.
+        /// What happens on a drop. Default ``ReconnectPolicy/standard`` (reconnect and resume).
         public var reconnect: ReconnectPolicy
+        /// The `ping` heartbeat. Default ``Heartbeat/standard`` (every 5 s).
+        public var heartbeat: Heartbeat
         /// Where the client logs. Default: discards everything.
         public var logger: Logger
         /// The clock behind every timer. Tests inject a `ManualClock`.
@@ -33,7 +110,8 @@ extension JSONRPCClient {
             requestTimeout: Duration = .seconds(5),
             retries: Int = 1,
             autoConnect: Bool = true,
-            reconnect: ReconnectPolicy = .off,
+            reconnect: ReconnectPolicy = .standard,
+            heartbeat: Heartbeat = .standard,
             logger: Logger = Logger(label: "KurentoSignaling.JSONRPCClient", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock(),
             notificationBufferLimit: Int = 1024,
@@ -43,6 +121,7 @@ extension JSONRPCClient {
             self.retries = retries
             self.autoConnect = autoConnect
             self.reconnect = reconnect
+            self.heartbeat = heartbeat
             self.logger = logger
             self.clock = clock
             self.notificationBufferLimit = notificationBufferLimit

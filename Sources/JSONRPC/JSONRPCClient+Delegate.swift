@@ -5,9 +5,9 @@ import SignalingSupport
 /// no particular thread, in the order the events happened. Unlike NBM's, `didFailWithError` is really called:
 /// for a failed connect, an unexpected drop, and messages from the server that are not valid JSON-RPC.
 public protocol JSONRPCClientDelegate: AnyObject, Sendable {
-    /// The client connected.
+    /// The client connected, or reconnected (see ``JSONRPCClient/connectionState`` for resumed or fresh).
     func clientDidConnect(_ client: JSONRPCClient)
-    /// The client's connection ended.
+    /// The client's connection ended: for good, or lost while a reconnection starts.
     func clientDidDisconnect(_ client: JSONRPCClient)
     /// The server sent a request (it is answered by the handler registered with ``JSONRPCClient/handle(_:_:)``).
     func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest)

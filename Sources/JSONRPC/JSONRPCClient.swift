@@ -6,7 +6,11 @@ import SignalingSupport
 ///
 /// - Every call completes exactly once: with its result, the peer's error, a timeout after the retries
 ///   (``Configuration/retries`` re-sends of the *same id* with a doubled timeout), cancellation, or
-///   ``RPCError/connectionClosed(_:)`` when the connection drops (``ReconnectPolicy/off``).
+///   ``RPCError/connectionClosed(_:)`` when the connection ends for good.
+/// - Lifecycle (DESIGN §5): a `ping` heartbeat (``Configuration/heartbeat``) detects a dead connection; a drop
+///   reconnects with backoff (``Configuration/reconnect``) and resumes the session with `connect{sessionId}`,
+///   re-sending pending requests with their ids. Close codes 1000 (from the server), 1008, 4401, 4403 and 4409
+///   and a user ``close(code:reason:)`` never reconnect.
 /// - Server→client requests go to handlers registered with ``handle(_:_:)``; an unknown method gets -32601.
 /// - ``notifications`` and ``connectionStates`` are multicast (DESIGN §2). A call's result is delivered only after
 ///   every notification that arrived before its response was published.
@@ -22,10 +26,23 @@ public final class JSONRPCClient: Sendable {
     }
 
     struct State {
+        /// The connection calls use: open, and resumed when it replaced a lost one.
         var connection: (any MessageConnection)?
+        /// A reconnected connection whose `connect{sessionId}` has not been answered yet.
+        var handshake: (any MessageConnection)?
         /// Bumped for every new or closed connection, so a stale receive loop's end is ignored.
         var generation = 0
+        /// Bumped by ``close(code:reason:)`` and by each new reconnection, so a stale reconnect loop stops.
+        var epoch = 0
         var connecting: Task<Void, any Error>?
+        var reconnecting: Task<Void, Never>?
+        /// Sends waiting for the reconnection (DESIGN §5: a bounded queue).
+        var waiters: [UInt64: CheckedContinuation<any MessageConnection, any Error>] = [:]
+        var nextWaiter: UInt64 = 0
+        /// The requests pending when the connection was lost: these are re-sent on resume.
+        var lostIDs: Set<RequestID> = []
+        var heartbeatTimer: (any TimerHandle)?
+        var rtt: (last: Duration, smoothed: Duration)?
         var connectionState = ConnectionState.disconnected(nil)
         var sessionId: String?
         var delegate = DelegateSlot()
@@ -36,7 +53,10 @@ public final class JSONRPCClient: Sendable {
     let transport: any MessageTransport
     let state = LockedValue(State())
     let pending: PendingRequests
+    /// The client's own requests (`ping`, `connect`): never retried, never re-sent on resume.
+    let control: PendingRequests
     let ids = SequentialIDs()
+    let jitter: LockedValue<SeededRandomNumberGenerator>
     let router = MethodRouter<RPCRequest>()
     let notificationHub: Broadcast<RPCNotification>
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
@@ -44,6 +64,7 @@ public final class JSONRPCClient: Sendable {
     let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
     let stateObservers = LockedValue<[@Sendable (ConnectionState) -> Void]>([])
     var logger: Logger { configuration.logger }
+    var clock: any SignalingClock { configuration.clock }
 
     /// Creates a client that opens its connections through `transport`. Nothing is sent until ``connect()``
     /// or, with ``Configuration/autoConnect``, the first call.
@@ -51,16 +72,21 @@ public final class JSONRPCClient: Sendable {
         self.transport = transport
         self.configuration = configuration
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
+        control = PendingRequests(clock: configuration.clock, retries: 0)
+        jitter = LockedValue(SeededRandomNumberGenerator(seed: configuration.reconnect.backoff?.seed ?? .random(in: 0...UInt64.max)))
         notificationHub = Broadcast(bufferLimit: configuration.notificationBufferLimit)
         stateHub.publish(.disconnected(nil))
     }
 
     deinit {
         // Nobody can call close() any more: close the connection so the receive loop (which holds it) ends too.
-        if let connection = state.withLock({ $0.connection }) {
+        let (connection, timer) = state.withLock { ($0.connection ?? $0.handshake, $0.heartbeatTimer) }
+        timer?.cancel()
+        if let connection {
             Task { await connection.close(code: 1001, reason: "client released") }
         }
         pending.failAll(with: .cancelled)
+        control.failAll(with: .cancelled)
         notificationHub.finish()
         stateHub.finish()
         eventHub.finish()
@@ -76,24 +102,38 @@ public final class JSONRPCClient: Sendable {
     /// The current connection state.
     public var connectionState: ConnectionState { state.withLock { $0.connectionState } }
 
-    /// Whether the client is connected.
+    /// Whether calls go out at once (connected or resumed).
     public var isConnected: Bool { connectionState.isConnected }
 
-    /// The last `sessionId` a Kurento server put into a result or error (PROTOCOL §0), if any.
+    /// The last `sessionId` a Kurento server put into a result or error (PROTOCOL §0), if any. A reconnect
+    /// resumes it; a 40007 refusal clears it.
     public var sessionId: String? { state.withLock { $0.sessionId } }
 
-    /// Opens the connection, unless connected already; concurrent callers share one attempt.
+    /// The round-trip time of the last answered heartbeat `ping`, if any.
+    public var heartbeatRTT: Duration? { state.withLock { $0.rtt?.last } }
+
+    /// The smoothed heartbeat round-trip time (an exponentially weighted moving average, weight 1/8), if any.
+    public var smoothedRTT: Duration? { state.withLock { $0.rtt?.smoothed } }
+
+    /// Opens the connection, unless connected already; concurrent callers share one attempt. While the client is
+    /// reconnecting, it waits for the outcome.
     ///
     /// - Throws: ``RPCError/connectionClosed(_:)`` with the transport's reason when it cannot connect.
     public func connect() async throws {
-        let attempt = state.withLock { s -> Task<Void, any Error>? in
-            if s.connection != nil { return nil }
-            if let running = s.connecting { return running }
+        enum Next { case done, wait, run(Task<Void, any Error>) }
+        let next = state.withLock { s -> Next in
+            if s.connection != nil { return .done }
+            if s.reconnecting != nil { return .wait }
+            if let running = s.connecting { return .run(running) }
             let task = Task { try await self.openConnection() }
             s.connecting = task
-            return task
+            return .run(task)
         }
-        try await attempt?.value
+        switch next {
+        case .done: return
+        case .wait: _ = try await waitForReconnection()
+        case .run(let task): try await task.value
+        }
     }
 
     private func openConnection() async throws {
@@ -119,38 +159,89 @@ public final class JSONRPCClient: Sendable {
         eventHub.publish(.connected)
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
+        startHeartbeat(generation: generation)
     }
 
-    /// Closes the connection (a user-initiated close, which never reconnects). Pending requests complete with
-    /// ``RPCError/connectionClosed(_:)`` carrying `code` and `reason`.
+    /// Closes the connection (a user-initiated close, which never reconnects; a reconnection in progress stops at
+    /// once). Pending requests and queued sends complete with ``RPCError/connectionClosed(_:)`` carrying `code`
+    /// and `reason`.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         let end = ConnectionEnd(code: code, reason: reason)
-        let connection = state.withLock { s -> (any MessageConnection)? in
-            defer { s.connection = nil }
+        let (connections, reconnecting, waiters, timer) = state.withLock { s in
+            defer {
+                s.connection = nil
+                s.handshake = nil
+                s.reconnecting = nil
+                s.waiters = [:]
+                s.heartbeatTimer = nil
+                s.lostIDs = []
+            }
             s.generation += 1
-            return s.connection
+            s.epoch += 1
+            return ([s.connection, s.handshake].compactMap { $0 }, s.reconnecting, Array(s.waiters.values), s.heartbeatTimer)
         }
-        guard let connection else { return }
+        reconnecting?.cancel()
+        timer?.cancel()
+        guard !connections.isEmpty || reconnecting != nil else { return }
         setState(.disconnected(end))
+        control.failAll(with: .connectionClosed(end))
         pending.failAll(with: .connectionClosed(end))
+        for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.disconnected(end))
-        await connection.close(code: code, reason: reason)
+        for connection in connections { await connection.close(code: code, reason: reason) }
     }
 
-    /// The receive loop reported the end of connection `generation`.
-    func connectionEnded(generation: Int, end: ConnectionEnd) {
-        let current = state.withLock { s -> Bool in
-            guard s.generation == generation, s.connection != nil else { return false }
-            s.connection = nil
-            return true
+    /// Whether a connection that ended with `end` may be reconnected (DESIGN §5 "close codes decide"): not after a
+    /// normal close by the server (1000), a policy or protocol refusal, an auth refusal or a session takeover.
+    public static func reconnects(after end: ConnectionEnd) -> Bool {
+        switch end.code {
+        case 1000, 1002, 1003, 1007, 1008, 1009, 1010, 4401, 4403, 4409: false
+        default: true
         }
-        guard current else { return }
-        setState(.disconnected(end))
-        // DESIGN §5, reconnect .off: a drop completes every pending request at once.
-        let failed = pending.failAll(with: .connectionClosed(end))
-        logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
-        eventHub.publish(.disconnected(end))
-        if end.code != 1000 { eventHub.publish(.failure(.connectionClosed(end))) }
+    }
+
+    /// The receive loop (or the heartbeat) reported the end of connection `generation`.
+    func connectionEnded(generation: Int, end: ConnectionEnd) {
+        enum Next { case ignore, handshakeLost, reconnect, stop }
+        let next = state.withLock { s -> Next in
+            guard s.generation == generation else { return .ignore }
+            if s.handshake != nil {
+                s.handshake = nil
+                return .handshakeLost
+            }
+            guard s.connection != nil else { return .ignore }
+            s.connection = nil
+            s.heartbeatTimer?.cancel()
+            s.heartbeatTimer = nil
+            guard let backoff = configuration.reconnect.backoff, Self.reconnects(after: end) else { return .stop }
+            s.lostIDs = Set(pending.ids)
+            s.epoch += 1
+            let epoch = s.epoch
+            let lostAt = clock.now
+            s.reconnecting = Task { await self.reconnect(after: end, lostAt: lostAt, backoff: backoff, epoch: epoch) }
+            return .reconnect
+        }
+        switch next {
+        case .ignore:
+            return
+        case .handshakeLost:
+            // The reconnect loop waits on its `connect`; failing it sends the loop to its next attempt.
+            control.failAll(with: .connectionClosed(end))
+        case .reconnect:
+            control.failAll(with: .connectionClosed(end))
+            logger.info("connection lost; reconnecting", metadata: ["reason": "\(end)"])
+            setState(.reconnecting(attempt: 1))
+            eventHub.publish(.disconnected(end))
+        case .stop:
+            control.failAll(with: .connectionClosed(end))
+            setState(.disconnected(end))
+            // DESIGN §5: without reconnect (or when the close code forbids it) a drop completes every pending
+            // request at once.
+            let failed = pending.failAll(with: .connectionClosed(end))
+            logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
+            eventHub.publish(.disconnected(end))
+            if end.code != 1000 { eventHub.publish(.failure(.connectionClosed(end))) }
+        }
     }
 
     /// Publishes a state change; under the lock so that subscribers see changes in the order they happened.
@@ -172,13 +263,23 @@ public final class JSONRPCClient: Sendable {
         stateObservers.withLock { $0.append(observer) }
     }
 
-    /// The open connection, connecting first when allowed.
+    /// The open connection: connecting first when allowed, or waiting for a reconnection in progress.
     func connectionForSending() async throws -> any MessageConnection {
-        if let connection = state.withLock({ $0.connection }) { return connection }
-        guard configuration.autoConnect else { throw RPCError.connectionClosed(nil) }
-        try await connect()
-        guard let connection = state.withLock({ $0.connection }) else { throw RPCError.connectionClosed(nil) }
-        return connection
+        enum Next { case ready(any MessageConnection), wait, connect, fail }
+        let next = state.withLock { s -> Next in
+            if let connection = s.connection { return .ready(connection) }
+            if s.reconnecting != nil { return .wait }
+            return configuration.autoConnect ? .connect : .fail
+        }
+        switch next {
+        case .ready(let connection): return connection
+        case .wait: return try await waitForReconnection()
+        case .fail: throw RPCError.connectionClosed(nil)
+        case .connect:
+            try await connect()
+            guard let connection = state.withLock({ $0.connection }) else { throw RPCError.connectionClosed(nil) }
+            return connection
+        }
     }
 
     /// Sends one message text on the current connection.

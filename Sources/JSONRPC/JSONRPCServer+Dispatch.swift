@@ -85,6 +85,7 @@ extension JSONRPCServer {
         switch request.method {
         case KurentoConventions.ping:
             // `{"value":"pong"}`, with sessionId only when the request carried one.
+            pinged(session, binding: binding, params: request.params)
             var result: JSONValue = ["value": "pong"]
             if let sid = request.params?["sessionId"] { result = ["value": "pong", "sessionId": sid] }
             return .reply(.result(result, id: request.id))
@@ -102,6 +103,7 @@ extension JSONRPCServer {
                     Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
                 }
                 current.withLock { $0 = resumed }
+                rearmWatchdog(resumed, binding: binding)
                 endSession(session)
                 for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }

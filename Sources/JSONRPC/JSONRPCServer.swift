@@ -7,6 +7,9 @@ import SignalingSupport
 /// - Each connection gets a ``ServerSession`` with a CSPRNG id (DESIGN §6).
 /// - With ``Conventions/kurento`` (the default) it answers the built-ins `ping`, `connect` and `closeSession` and
 ///   shapes results and errors exactly as PROTOCOL §0; ``Conventions/plain`` is JSON-RPC 2.0 to the letter.
+/// - A session that pinged (the heartbeat) and then stays silent for 3 × its declared `interval` (clamped to
+///   ``Configuration/pingIntervalLimits``) is treated like a dropped socket: its reconnection window starts and
+///   the socket is closed with 1001 (PROTOCOL §0 ping watchdog).
 /// - A request id seen again in the same session runs its handler once: a copy of a running request attaches to
 ///   that run, a copy of a finished one gets the cached response.
 /// - Handlers run in child tasks, so a slow handler never stalls the connection's receive loop; responses leave
@@ -37,6 +40,10 @@ public final class JSONRPCServer: Sendable {
         public var reconnectionWindow: Duration
         /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
         public var maxDepth: Int
+        /// The range a client's declared heartbeat `interval` is clamped to (DESIGN §5). Default 1…60 s.
+        public var pingIntervalLimits: ClosedRange<Duration>
+        /// The interval assumed when a client pings without declaring one. Default 20 s (PROTOCOL §0).
+        public var defaultPingInterval: Duration
         /// Where the server logs. Default: discards everything.
         public var logger: Logger
         /// The clock behind every timer.
@@ -51,6 +58,8 @@ public final class JSONRPCServer: Sendable {
             maxRememberedResponses: Int = 1000,
             reconnectionWindow: Duration = .seconds(10),
             maxDepth: Int = JSONParser.defaultMaxDepth,
+            pingIntervalLimits: ClosedRange<Duration> = .seconds(1) ... .seconds(60),
+            defaultPingInterval: Duration = .seconds(20),
             logger: Logger = Logger(label: "KurentoSignaling.JSONRPCServer", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock()
         ) {
@@ -61,6 +70,8 @@ public final class JSONRPCServer: Sendable {
             self.maxRememberedResponses = maxRememberedResponses
             self.reconnectionWindow = reconnectionWindow
             self.maxDepth = maxDepth
+            self.pingIntervalLimits = pingIntervalLimits
+            self.defaultPingInterval = defaultPingInterval
             self.logger = logger
             self.clock = clock
         }
@@ -104,7 +115,9 @@ public final class JSONRPCServer: Sendable {
     /// connection, from its own task; cancelling that task closes the connection with 1001.
     public func serve(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration)
+        let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
+            self?.endSession(session)
+        }
         sessions.withLock { $0[first.id] = first }
         let current = LockedValue(first)
         logger.debug("serving", metadata: ["session": "\(first)"])

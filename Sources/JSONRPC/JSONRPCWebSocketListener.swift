@@ -23,13 +23,17 @@ public final class JSONRPCWebSocketListener: Sendable {
     /// The URL clients dial, with the root path, e.g. `ws://127.0.0.1:41234/`.
     public var url: String { webSocketServer.url + "/" }
 
-    init(server: JSONRPCServer, webSocketServer: WebSocketServer) {
+    /// Serves each connection with the server `route` picks from its upgrade request (`server` when `route` is
+    /// `nil` or returns `nil`).
+    init(server: JSONRPCServer, webSocketServer: WebSocketServer,
+         route: (@Sendable (UpgradeRequest) -> JSONRPCServer?)? = nil) {
         self.server = server
         self.webSocketServer = webSocketServer
         serving = Task {
             await withDiscardingTaskGroup { group in
                 for await connection in webSocketServer.connections {
-                    group.addTask { await server.serve(WebSocketMessageConnection(connection)) }
+                    let target = connection.request.flatMap { route?($0) } ?? server
+                    group.addTask { await target.serve(WebSocketMessageConnection(connection)) }
                 }
             }
         }
@@ -56,5 +60,16 @@ extension JSONRPCServer {
     public func listen(on configuration: WebSocketServerConfiguration = .init(),
                        loop: WebSocketEventLoop = .shared) async throws -> JSONRPCWebSocketListener {
         JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop))
+    }
+
+    /// Listens like ``listen(on:loop:)``, but serves each connection with the server `route` picks from its
+    /// upgrade request (for example by path: DESIGN §4 serves Room on `/room` and Tree on `/tree`, each with its
+    /// own router); this server serves the connections `route` returns `nil` for.
+    public func listen(on configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared,
+                       route: @escaping @Sendable (UpgradeRequest) -> JSONRPCServer?) async throws
+        -> JSONRPCWebSocketListener
+    {
+        JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop),
+                                 route: route)
     }
 }

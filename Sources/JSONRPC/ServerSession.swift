@@ -16,9 +16,15 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
     private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
+    /// The ping watchdog: the declared interval and the timer that fires after 3 × it without a ping.
+    let watchdog = LockedValue(PingWatchdog())
+    /// Ends the session at its server (as `closeSession` does).
+    private let ender: @Sendable (ServerSession) -> Void
 
-    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration) {
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration,
+         end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
+        ender = end
         self.binding = LockedValue(binding)
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
                                   limit: configuration.maxRememberedResponses)
@@ -66,6 +72,14 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
     }
 
+    /// Ends the session for good, as `closeSession` would, then closes its current connection (if any) with `code`
+    /// and `reason`: the server's ``JSONRPCServer/whenSessionEnds(_:)`` handlers run, and a later
+    /// `connect{sessionId}` naming it gets 40007 (PROTOCOL §0). Ending an ended session does nothing more.
+    public func end(code: UInt16 = 1000, reason: String = "") async {
+        ender(self)
+        await close(code: code, reason: reason)
+    }
+
     /// Asks the server to close the connection that carried request `id` with `code` and `reason` once the reply
     /// to it has been sent (Room's `leaveRoom`: reply first, then close with 1000). Call it from that request's
     /// handler; it has no effect on notifications or batches.
@@ -104,6 +118,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
             return true
         }
         guard wasBound else { return false }
+        disarmWatchdog()
         pending.failAll(with: .connectionClosed(end))
         let timer = clock.schedule(after: window, expire)
         expiry.withLock { $0 = timer }
@@ -113,6 +128,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Ends the session for good (closeSession or expiry).
     func terminate() {
         expiry.withLock { $0?.cancel() }
+        disarmWatchdog()
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
     }
 }

@@ -27,6 +27,7 @@ extension RoomClient {
         let params = JoinRoomParams(user: room.username, room: room.name, dataChannels: dataChannels)
         return try await request(.joinRoom(params)) { result, model in
             guard case .joined(let participants) = result else { return [] }
+            model.recovery.join = params
             return model.join(participants)
         }
     }
@@ -45,6 +46,7 @@ extension RoomClient {
         let params = PublishVideoParams(sdpOffer: sdpOffer, doLoopback: loopback)
         return try await request(.publishVideo(params)) { result, model in
             model.localStreams = [RoomNaming.defaultStreamId]
+            model.recovery.publishLoopback = loopback
             guard case .sdpAnswer(let answer) = result else { return "" }
             return answer
         }
@@ -52,7 +54,10 @@ extension RoomClient {
 
     /// Stops publishing (`unpublishVideo`).
     public func unpublishVideo() async throws {
-        try await request(.unpublishVideo) { _, model in model.localStreams = [] }
+        try await request(.unpublishVideo) { _, model in
+            model.localStreams = []
+            model.recovery.publishLoopback = nil
+        }
     }
 
     /// Subscribes to `peer`'s stream (`receiveVideoFrom`) and returns the server's SDP answer.
@@ -62,7 +67,8 @@ extension RoomClient {
     ///   - streamId: The stream; default the peer's first, or `webcam`.
     public func receiveVideo(from peer: Peer, sdpOffer: String, streamId: String? = nil) async throws -> String {
         let params = ReceiveVideoFromParams(sender: sender(of: peer, streamId: streamId), sdpOffer: sdpOffer)
-        return try await request(.receiveVideoFrom(params)) { result, _ in
+        return try await request(.receiveVideoFrom(params)) { result, model in
+            model.recovery.subscriptions.insert(peer.identifier)
             guard case .sdpAnswer(let answer) = result else { return "" }
             return answer
         }
@@ -72,7 +78,7 @@ extension RoomClient {
     /// success (NBMRoomClient wanted an sdpAnswer and always failed, PROTOCOL §4 bug 2).
     public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
         let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
-        try await request(.unsubscribeFromVideo(params)) { _, _ in }
+        try await request(.unsubscribeFromVideo(params)) { _, model in model.recovery.subscriptions.remove(peer.identifier) }
     }
 
     /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``RoomProtocol/RoomEndpoint/publisher``

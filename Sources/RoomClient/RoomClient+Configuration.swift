@@ -4,8 +4,7 @@ import SignalingSupport
 import WebSocketTransport
 
 extension RoomClient {
-    /// Client settings (DESIGN §5 defaults). Reconnection and the heartbeat are not implemented yet, so they
-    /// have no settings.
+    /// Client settings (DESIGN §5 defaults).
     public struct Configuration: Sendable {
         /// Time allowed for the first attempt of a request; each retry doubles it. Default 5 s.
         public var requestTimeout: Duration
@@ -22,6 +21,15 @@ extension RoomClient {
         public var clock: any SignalingClock
         /// Per-subscriber buffer of ``RoomClient/events``. Default 1,024.
         public var eventBufferLimit: Int
+        /// What happens on a drop: reconnect and resume, and rejoin when the server lost the session. Default
+        /// ``JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
+        public var reconnect: JSONRPCClient.ReconnectPolicy
+        /// The `ping` heartbeat. Default ``JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
+        public var heartbeat: JSONRPCClient.Heartbeat
+        /// Makes the media recovery after a rejoin automatic: fresh offers for the publication and the
+        /// subscriptions, and their answers applied. `nil` (the default): the client publishes
+        /// ``RoomEvent/renegotiationNeeded(_:)`` instead.
+        public var offerProvider: OfferProvider?
 
         /// Creates a configuration; every argument has the DESIGN §5 default.
         public init(
@@ -31,7 +39,10 @@ extension RoomClient {
             authToken: String? = nil,
             logger: Logger = Logger(label: "KurentoSignaling.RoomClient", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock(),
-            eventBufferLimit: Int = 1024
+            eventBufferLimit: Int = 1024,
+            reconnect: JSONRPCClient.ReconnectPolicy = .standard,
+            heartbeat: JSONRPCClient.Heartbeat = .standard,
+            offerProvider: OfferProvider? = nil
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -40,21 +51,18 @@ extension RoomClient {
             self.logger = logger
             self.clock = clock
             self.eventBufferLimit = eventBufferLimit
+            self.reconnect = reconnect
+            self.heartbeat = heartbeat
+            self.offerProvider = offerProvider
         }
 
         /// The JSON-RPC settings these imply.
         var rpc: JSONRPCClient.Configuration {
-            .init(requestTimeout: requestTimeout, retries: retries, logger: logger, clock: clock)
+            .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat, logger: logger,
+                  clock: clock)
         }
 
         /// The WebSocket options with the `Authorization` header added when there is a token.
-        var webSocketWithAuthorization: WebSocketClientConfiguration {
-            var options = webSocket
-            if let authToken {
-                options.headers.removeAll { $0.name.lowercased() == "authorization" }
-                options.headers.append((name: "Authorization", value: "Bearer \(authToken)"))
-            }
-            return options
-        }
+        var webSocketWithAuthorization: WebSocketClientConfiguration { webSocket.authorized(by: authToken) }
     }
 }

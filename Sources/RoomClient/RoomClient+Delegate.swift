@@ -95,7 +95,7 @@ extension RoomClient {
         case .privateMessage(let text, let user): delegate.client(self, didReceivePrivateMessage: text, from: user)
         case .mediaError(let description): delegate.client(self, mediaErrorOccurred: description)
         case .roomClosed(let room): delegate.client(self, roomWasClosed: room)
-        case .customNotification, .invalidNotification: break
+        case .customNotification, .invalidNotification, .renegotiationNeeded, .recoveryFailed: break
         }
         delegate.client(self, didReceive: event)
     }

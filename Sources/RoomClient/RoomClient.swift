@@ -16,6 +16,10 @@ import SignalingSupport
 ///   order. Each notification updates it *before* its ``RoomEvent`` is published, and a call's result is
 ///   applied (and returned) only after every notification that arrived before its response (DESIGN §2).
 /// - ``events`` is multicast: each access is a new subscriber with a bounded buffer.
+/// - Recovery (DESIGN §5): the JSON-RPC client reconnects and resumes the session; when the server no longer knows
+///   it (40007), this client rejoins with the same user, room and data-channel setting, refreshes the peers model
+///   from the join result, reports ``JSONRPC/ConnectionState/rejoined``, then renegotiates its media through
+///   ``Configuration/offerProvider`` or asks for it with ``RoomEvent/renegotiationNeeded(_:)``.
 /// - Calls throw ``RoomProtocol/RoomError`` when the server answers with a Room error code, and
 ///   ``JSONRPC/RPCError`` otherwise (timeout, connection closed, another JSON-RPC error, a malformed result).
 /// - The NBMRoomClient bugs are not copied: publishing returns the real SDP answer, `unsubscribe` accepts the
@@ -25,6 +29,8 @@ import SignalingSupport
 public final class RoomClient: Sendable {
     struct State {
         var model = PeersModel()
+        /// The connection was lost while in the room: a fresh session (after 40007) must rejoin.
+        var lostWhileJoined = false
         var delegate = RoomClientDelegateSlot()
     }
 
@@ -87,12 +93,31 @@ public final class RoomClient: Sendable {
     public var sessionId: String? { rpc.sessionId }
 
     /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is
-    /// no longer in the room. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
+    /// no longer in the room; while reconnecting it still is (the server keeps it for its window); a reconnect
+    /// into a fresh session starts the rejoin. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
     private func apply(_ connectionState: ConnectionState) {
-        state.withLock { s in
-            if case .disconnected = connectionState { s.model.reset() }
+        let rejoin = state.withLock { s -> Bool in
+            var rejoin = false
+            switch connectionState {
+            case .disconnected:
+                s.model.reset()
+                s.lostWhileJoined = false
+            case .reconnecting:
+                if s.model.isJoined || s.model.recovery.join != nil { s.lostWhileJoined = true }
+            case .connected where s.lostWhileJoined:
+                // The server answered 40007: the participant is gone there. Rejoin with the same params.
+                s.lostWhileJoined = false
+                s.model.resetForRejoin()
+                rejoin = s.model.recovery.join != nil
+            case .resumed:
+                s.lostWhileJoined = false
+            case .connecting, .connected, .rejoined:
+                break
+            }
             eventHub.publish(.connectionStateChanged(connectionState))
+            return rejoin
         }
+        if rejoin { Task { await self.rejoin() } }
     }
 
     /// Applies one notification in the receive loop and publishes its event (under the lock, so that state

@@ -30,6 +30,13 @@ public enum RoomEvent: Sendable, Hashable {
     case customNotification(method: String, params: JSONValue?)
     /// A Room notification whose params do not have the PROTOCOL §3 shape; it changed nothing.
     case invalidNotification(RoomDecodingError)
-    /// The connection's state changed.
+    /// The connection's state changed. After a reconnect into a fresh session (the server answered 40007), the
+    /// client rejoins the room and reports ``JSONRPC/ConnectionState/rejoined`` here.
     case connectionStateChanged(ConnectionState)
+    /// After a rejoin, the media the local user had is gone on the server: these endpoints need fresh offers
+    /// (``RoomClient/publishVideo(sdpOffer:loopback:)`` for the publisher, ``RoomClient/receiveVideo(from:sdpOffer:streamId:)``
+    /// for each subscription). Not sent when ``RoomClient/Configuration/offerProvider`` does it automatically.
+    case renegotiationNeeded([RoomEndpoint])
+    /// Recovering after a reconnect failed: the rejoin was refused, or renegotiating an endpoint failed.
+    case recoveryFailed(String)
 }

@@ -2,16 +2,21 @@ import JSONRPC
 import RoomProtocol
 import SignalingSupport
 
-/// The notifications on their way to one session, in the order the room state changed.
+/// The notifications on their way to one session, in the order the room (or tree) state changed.
 ///
-/// The room registry enqueues under its own lock, so two handlers that change the state one after the other also
-/// queue their notifications in that order; ``flush()`` then sends them one at a time (whoever finds the outbox
-/// idle drains it). Without it, `participantLeft` could overtake the `participantJoined` it follows. While the
-/// session has no connection, notifications stay here (at most ``RoomServerLimits/maxQueuedNotifications``) and
-/// are sent when it resumes.
+/// The room and tree registries enqueue under their own lock, so two handlers that change the state one after
+/// the other also queue their notifications in that order; ``flush()`` then sends them one at a time (whoever
+/// finds the outbox idle drains it). Without it, `participantLeft` could overtake the `participantJoined` it
+/// follows. While the session has no connection, notifications stay here (at most
+/// ``RoomServerLimits/maxQueuedNotifications``) and are sent when it resumes; one more ends the session.
 final class NotificationOutbox: Sendable {
+    /// One queued notification, as sent.
+    private struct Queued {
+        var method: String
+        var params: JSONValue?
+    }
     private struct State {
-        var queue: [RoomNotification] = []
+        var queue: [Queued] = []
         var head = 0
         var draining = false
         var overflowed = false
@@ -26,15 +31,24 @@ final class NotificationOutbox: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Queues `notification`; synchronous, so the registry can call it under its lock.
+    /// Queues a Room `notification`; synchronous, so the registry can call it under its lock.
     func enqueue(_ notification: RoomNotification) {
+        enqueue(method: notification.method.rawValue, params: notification.params)
+    }
+
+    /// Queues a Tree `notification` (PROTOCOL §5); synchronous, so the registry can call it under its lock.
+    func enqueue(_ notification: TreeNotification) {
+        enqueue(method: notification.method.rawValue, params: notification.params)
+    }
+
+    private func enqueue(method: String, params: JSONValue?) {
         state.withLock { s in
             guard !s.overflowed else { return }
             if s.queue.count - s.head >= limit {
                 s.overflowed = true
                 return
             }
-            s.queue.append(notification)
+            s.queue.append(Queued(method: method, params: params))
         }
     }
 
@@ -42,8 +56,9 @@ final class NotificationOutbox: Sendable {
     /// connection: then the rest waits for ``flush()`` after the session resumes (DESIGN §5 outbox). When another
     /// task is already draining the outbox, this one waits for that drain to finish (it sends ours too), so a
     /// caller may rely on its notifications having left (`roomClosed` before the close, candidates before the
-    /// answer). A session that
-    /// overflowed its outbox is closed with 1008 (DESIGN §2: one slow consumer never slows a room).
+    /// answer). A session that overflowed its outbox is ended (its client gets 40007 on `connect`) and its
+    /// connection, if any, closed with 1008, once what was queued before has gone out or could not (DESIGN §2:
+    /// one slow consumer never slows a room; §5: overflow ends the session).
     func flush() async {
         let claimed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let drainer = state.withLock { s -> Bool in
@@ -58,13 +73,13 @@ final class NotificationOutbox: Sendable {
         }
         guard claimed else { return }
         while true {
-            let next = state.withLock { s -> RoomNotification? in
+            let next = state.withLock { s -> Queued? in
                 s.head < s.queue.count ? s.queue[s.head] : Optional.none
             }
             var disconnected = false
             if let next {
                 do {
-                    try await session.notify(next.method.rawValue, params: next.params)
+                    try await session.notify(next.method, params: next.params)
                     state.withLock { $0.head += 1 }
                     continue
                 } catch {
@@ -86,7 +101,7 @@ final class NotificationOutbox: Sendable {
             }
             guard done else { continue }
             for waiter in waiters { waiter.resume(returning: false) }
-            if overflowed { await session.close(code: 1008, reason: "too many queued notifications") }
+            if overflowed { await session.end(code: 1008, reason: "too many queued notifications") }
             return
         }
     }

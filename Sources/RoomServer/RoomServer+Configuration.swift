@@ -1,5 +1,6 @@
 import JSONRPC
 import Logging
+import SharedObjectServer
 import SignalingSupport
 import WebSocketTransport
 
@@ -32,6 +33,10 @@ extension RoomServer {
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
+        /// The shared-object extension (issue 11): store, limits and authorizer; `nil` turns it off (its methods
+        /// then answer -32601). `room:R/…` objects are for the members of room R, whatever the authorizer says.
+        /// Default: on, in memory.
+        public var sharedObjects: SharedObjectService.Configuration?
         /// Where the server logs; session ids appear only redacted. Default: discards everything.
         public var logger: Logger
         /// The clock of the reconnection window and the JSON-RPC timers.
@@ -49,6 +54,7 @@ extension RoomServer {
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
+            sharedObjects: SharedObjectService.Configuration? = .init(),
             logger: Logger = Logger(label: "KurentoSignaling.RoomServer", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock()
         ) {
@@ -62,6 +68,7 @@ extension RoomServer {
             self.authorizeJoin = authorizeJoin
             self.authorizeUpgrade = authorizeUpgrade
             self.customRequest = customRequest
+            self.sharedObjects = sharedObjects
             self.logger = logger
             self.clock = clock
         }

@@ -50,6 +50,7 @@ extension RoomServer {
                 try await Self.media { try await self.media.addCandidate(MediaCandidate(candidate), to: endpoint) }
             }
         case .leaveRoom:
+            let membership = registry.membership(of: session)
             guard let departure = registry.remove(session: session, departure: .left) else {
                 throw RoomRegistry.notJoined
             }
@@ -57,6 +58,7 @@ extension RoomServer {
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
             logger.info("participant left", metadata: ["session": "\(session)"])
             await settle(departure)
+            if let membership { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
         case .sendMessage(let params):
             await flush(try registry.broadcast(params, session: session))
         case .sendPrivateMessage(let params):
@@ -75,6 +77,9 @@ extension RoomServer {
 
     /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
     private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
+        for (what, name) in [("user", params.user), ("room", params.room)] where name.utf8.count > Self.maxNameLength {
+            throw RoomError(.generic, message: "\(what) name of \(name.utf8.count) bytes exceeds \(Self.maxNameLength)")
+        }
         try RoomNaming.validateUserName(params.user)
         guard !params.room.isEmpty else {
             throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
@@ -93,6 +98,10 @@ extension RoomServer {
         await flush(outboxes)
         return RoomResult.joined(peers).json
     }
+
+    /// The longest user or room name a join accepts, in UTF-8 bytes; a longer one gets 999 without being echoed
+    /// (issue 8: huge strings).
+    static let maxNameLength = 256
 
     /// DESIGN §6: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")

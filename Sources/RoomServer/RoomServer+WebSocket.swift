@@ -7,7 +7,7 @@ extension RoomServer {
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
-    /// Upgrades to other paths than ``paths`` are refused with HTTP 404, then
+    /// Tree is served on ``treePath`` (``treeURL``). Upgrades to other paths are refused with HTTP 404, then
     /// ``Configuration/authorizeUpgrade`` decides.
     /// - Throws: `TransportError.listenFailed` when the address cannot be bound or the TLS files are unusable.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
@@ -18,12 +18,18 @@ extension RoomServer {
         webSocket.port = configuration.port
         webSocket.tls = configuration.tls
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
+        webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
+        webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
         let authorize = configuration.authorizeUpgrade
         webSocket.upgradeFilter = { request in
-            guard paths.contains(request.path) else { return .reject(status: 404, reason: "Room is served on /room") }
+            guard paths.contains(request.path) || request.path == treePath else {
+                return .reject(status: 404, reason: "Room is served on /room, Tree on /tree")
+            }
             return authorize?(request) ?? .accept
         }
-        listener.attach(try await server.rpc.listen(on: webSocket))
+        // DESIGN §4: Tree has its own path and router.
+        let tree = server.treeRPC
+        listener.attach(try await server.rpc.listen(on: webSocket) { $0.path == treePath ? tree : nil })
         configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])
         return server
     }

@@ -1,6 +1,7 @@
 import JSONRPC
 import Logging
 import RoomProtocol
+import SharedObjectServer
 import SignalingSupport
 
 /// An embeddable Kurento Room server (PROTOCOL §3, DESIGN §4 and §6): rooms, participants, identity, limits,
@@ -26,6 +27,11 @@ public final class RoomServer: Sendable {
     let eventHub = Broadcast<RoomEvent>()
     let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
+    /// Tree (PROTOCOL §5): its own JSON-RPC server (router and sessions) behind ``treePath``.
+    let treeRPC: JSONRPCServer
+    let treeRegistry: TreeRegistry
+    /// The shared-object service installed on this server (``Configuration/sharedObjects``), if on.
+    public let sharedObjects: SharedObjectService?
     var logger: Logger { configuration.logger }
     var media: any MediaBackend { configuration.media }
 
@@ -40,8 +46,15 @@ public final class RoomServer: Sendable {
         rpc = JSONRPCServer(configuration: .init(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock))
-        registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        let registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        self.registry = registry
+        treeRPC = JSONRPCServer(configuration: .init(
+            reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
+            clock: configuration.clock))
+        treeRegistry = TreeRegistry(limits: configuration.limits)
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
+        sharedObjects = configuration.sharedObjects.map { Self.sharedObjectService($0, registry: registry) }
+        sharedObjects?.install(on: rpc)
         for method in RoomMethod.allCases {
             rpc.register(method.rawValue) { [weak self] params, context in
                 guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
@@ -58,6 +71,7 @@ public final class RoomServer: Sendable {
             guard let outbox = self?.registry.outbox(of: session) else { return }
             Task { await outbox.flush() }
         }
+        registerTreeMethods()
     }
 
     /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;
@@ -82,6 +96,7 @@ public final class RoomServer: Sendable {
         guard let (sessions, departure) = registry.close(room: room) else { return false }
         logger.info("room closed by the application", metadata: ["room": "\(room)"])
         await settle(departure)
+        for session in sessions { await revokeRoomObjects(of: session, room: room, reason: "room closed") }
         for session in sessions { await session.close(code: 1000, reason: "room closed") }
         return true
     }
@@ -96,6 +111,7 @@ public final class RoomServer: Sendable {
         else { return false }
         logger.info("participant evicted by the application", metadata: ["room": "\(room)", "user": "\(user)"])
         await settle(departure)
+        await revokeRoomObjects(of: session, room: room, reason: "evicted from the room")
         await session.close(code: 1000, reason: "evicted")
         return true
     }

@@ -11,6 +11,7 @@ public final class ChildProcess: Sendable {
     }
 
     private let process: Process
+    private let input: FileHandle?
     private let stdoutLines: AsyncStream<String>
     private let stderrText: Task<String, Never>
     private let status: Task<Int32, Never>
@@ -21,8 +22,9 @@ public final class ChildProcess: Sendable {
         return testBinary.deletingLastPathComponent().appendingPathComponent(product)
     }
 
-    /// Launches `product` with `arguments` (stdin is empty).
-    public init(_ product: String, _ arguments: [String]) throws {
+    /// Launches `product` with `arguments`. Its stdin is empty, or with `writableInput` a pipe that ``write(_:)``
+    /// feeds and ``closeInput()`` ends.
+    public init(_ product: String, _ arguments: [String], writableInput: Bool = false) throws {
         let executable = Self.executable(product)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw NotBuilt(path: executable.path)
@@ -31,7 +33,9 @@ public final class ChildProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = writableInput ? Pipe() : nil
+        if let inputPipe { process.standardInput = inputPipe } else { process.standardInput = FileHandle.nullDevice }
+        input = inputPipe?.fileHandleForWriting
         process.standardOutput = out
         process.standardError = err
         let (exited, exit) = AsyncStream<Int32>.makeStream()
@@ -73,9 +77,37 @@ public final class ChildProcess: Sendable {
 
     private var name: String { process.executableURL?.lastPathComponent ?? "the process" }
 
+    /// Writes `text` to the process's stdin (made with `writableInput`; small writes do not block).
+    public func write(_ text: String) throws {
+        try input?.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes the process's stdin: it reads end of input.
+    public func closeInput() throws {
+        try input?.close()
+    }
+
     /// Sends `signal` (e.g. `SIGINT`) to the process.
     public func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
+    }
+
+    /// Starts sampling the process's peak resident memory (`VmHWM` in `/proc/<pid>/status`, a high-water mark)
+    /// every 2 ms on a thread of its own until the process is gone; the box holds the largest value seen, in KiB.
+    /// Growth in the last 2 ms before the exit can be missed, so assert generous bounds only.
+    public func samplePeakMemory() -> LockedBox<Int> {
+        let peak = LockedBox(0)
+        let path = "/proc/\(process.processIdentifier)/status"
+        Thread.detachNewThread {
+            while let status = try? String(contentsOfFile: path, encoding: .utf8), !status.contains("State:\tZ") {
+                if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kib = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "") {
+                    peak.mutate { $0 = max($0, kib) }
+                }
+                usleep(2000)
+            }
+        }
+        return peak
     }
 
     /// Waits at most `timeout` for the process to exit and returns its status; past the deadline the process is

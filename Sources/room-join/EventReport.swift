@@ -1,3 +1,4 @@
+import CLISupport
 import JSONRPC
 import RoomClient
 import RoomProtocol
@@ -42,6 +43,17 @@ extension Report {
                       text: "invalid notification: \(error)")
         case .connectionStateChanged(let state):
             self.init(state)
+        case .renegotiationNeeded(let endpoints):
+            let users = endpoints.compactMap { if case .subscriber(let user) = $0 { user } else { nil } }
+            self.init(event: "renegotiationNeeded",
+                      fields: ["publisher": .bool(endpoints.contains(.publisher)),
+                               "subscriptions": .array(users.map(JSONValue.string))],
+                      text: "media to renegotiate after the rejoin: "
+                          + (endpoints.contains(.publisher) ? "the published stream" : "no published stream")
+                          + (users.isEmpty ? "" : ", subscriptions to \(users.joined(separator: ", "))"))
+        case .recoveryFailed(let description):
+            self.init(event: "error", fields: ["message": .string(description), "kind": "recovery"],
+                      text: "recovery failed: \(description)")
         }
     }
 
@@ -51,6 +63,12 @@ extension Report {
                fields: ["room": .string(room), "user": .string(user), "participants": .array(peers.map { .object(fields(of: $0)) })],
                text: "joined \(room) as \(user); participants: "
                    + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
+    }
+
+    /// `participants`, the answer to `/who` in interactive mode: the other participants and their streams.
+    static func participants(_ peers: [Peer]) -> Report {
+        Report(event: "participants", fields: ["participants": .array(peers.map { .object(fields(of: $0)) })],
+               text: "participants: " + (peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", ")))
     }
 
     /// `published`, once the answer is applied; there is no real media.
@@ -91,6 +109,11 @@ extension Report {
         switch state {
         case .connecting: fields["state"] = "connecting"
         case .connected: fields["state"] = "connected"
+        case .reconnecting(let attempt):
+            fields["state"] = "reconnecting"
+            fields["attempt"] = .int(attempt)
+        case .resumed: fields["state"] = "resumed"
+        case .rejoined: fields["state"] = "rejoined"
         case .disconnected(let end):
             fields["state"] = "disconnected"
             if let end { fields["code"] = .int(Int(end.code)); fields["reason"] = .string(end.reason) }

@@ -37,6 +37,19 @@ struct Media {
         try await peerManager.addICECandidate(candidate, for: Self.id(endpoint))
     }
 
+    /// Fresh offers after a rejoin (the server lost the session, DESIGN §5): the old connection of each endpoint
+    /// is closed and a new offer made; the answer is applied to it. RoomClient calls it on its own.
+    var offerProvider: OfferProvider {
+        let peerManager = peerManager
+        return OfferProvider(offer: { endpoint in
+            await peerManager.closeConnection(Self.id(endpoint))
+            let direction: MediaDirection = endpoint == .publisher ? .sendonly : .recvonly
+            return try await peerManager.generateOffer(for: Self.id(endpoint), media: .audioVideo(direction: direction))
+        }, answer: { endpoint, answer in
+            try await peerManager.processAnswer(answer, for: Self.id(endpoint))
+        })
+    }
+
     /// The PeerManager connection id of `endpoint`.
     private static func id(_ endpoint: RoomEndpoint) -> String {
         switch endpoint {

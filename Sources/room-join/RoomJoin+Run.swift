@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 import Dispatch
 import JSONRPC
@@ -5,29 +6,38 @@ import RoomClient
 import RoomProtocol
 
 extension RoomJoin {
-    var output: Output { Output(json: json) }
+    var output: Output { Output(tool: "room-join", json: json) }
 
     func run() async throws {
-        let client = RoomClient(room: Room(username: user, roomName: room, url: url),
-                                configuration: connection.configuration)
+        var media = Media()
+        var configuration = connection.configuration
+        // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
+        if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
+        let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
+        // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
+        var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
-        try await join(client)
+        try await reportConnection(&pending)
+        // Caught before `joined` is printed, so a SIGINT that follows it always leaves the room (the loop reads it).
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        try await join(client)
+        let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
+        defer { watch?.stop() }
+        if isInteractive { steps.readStandardInput() }
         let presence = Presence(users: waitFor, count: expectPeers)
         var acted = false
-        var media = Media()
         if presence.isSatisfied(by: client.peers) {
             try await act(client, steps, &media)
             acted = true
         } else {
             steps.after(waitTimeout, .waitExpired)
         }
-        for await step in steps.stream {
+        while let step = await pending.next() {
             switch step {
             case .event(let event):
-                output.report(Report(event))
+                if !event.isSharedObjectNotification { output.report(Report(event)) }
                 try checkEnd(event)
                 if !acted, presence.isSatisfied(by: client.peers) {
                     try await act(client, steps, &media)
@@ -47,6 +57,12 @@ extension RoomJoin {
                 throw ExitCode(130)
             case .eventsEnded:
                 try end("error", "room events ended")
+            case .input(let line):
+                if await watch?.perform(line, output) == true { continue }
+                if try await perform(line, client) { return }
+            case .inputEnded:
+                try await leave(client)
+                return
             }
         }
     }
@@ -61,6 +77,23 @@ extension RoomJoin {
                 output.error("cannot connect to \(url): \(error)")
             }
             throw ExitCode(3)
+        }
+    }
+
+    /// Reports the connection's opening (connecting, connected), which `connect` published before it returned, so
+    /// that it comes before `joined`, as it happened: the run loop would read it only after joining.
+    private func reportConnection(_ pending: inout AsyncStream<Step>.Iterator) async throws {
+        while let step = await pending.next() {
+            switch step {
+            case .event(let event):
+                output.report(Report(event))
+                try checkEnd(event)
+                if case .connectionStateChanged(.connected) = event { return }
+            case .eventsEnded:
+                try end("error", "room events ended")
+            case .waitExpired, .durationElapsed, .interrupted, .input, .inputEnded:
+                break  // (none is started before joining)
+            }
         }
     }
 
@@ -87,7 +120,7 @@ extension RoomJoin {
         if let duration { steps.after(duration, .durationElapsed) }
     }
 
-    private func leave(_ client: RoomClient) async throws {
+    func leave(_ client: RoomClient) async throws {
         try await call("leave the room") { try await client.leave() }
         output.report(.left(room: room))
     }

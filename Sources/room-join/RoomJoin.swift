@@ -1,3 +1,4 @@
+import CLISupport
 import ArgumentParser
 import Foundation
 import JSONRPC
@@ -15,6 +16,11 @@ struct RoomJoin: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
             5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed; 130 on SIGINT, after leaving the room cleanly.
+
+            Interactive mode (stdin is a terminal, or --interactive): each line typed is sent to the room as chat; \
+            /who lists the participants and their streams (with --json one `participants` line); /msg USER TEXT \
+            sends TEXT to USER only; /leave, or the end of input (Ctrl-D), leaves the room and exits 0. An unknown \
+            command is reported on stderr and the session goes on. Stdin is read on a thread of its own.
             """
     )
 
@@ -29,6 +35,9 @@ struct RoomJoin: AsyncParsableCommand {
 
     @OptionGroup(title: "Connection")
     var connection: ConnectionOptions
+
+    @OptionGroup(title: "Shared objects")
+    var sharedObjects: SharedObjectOptions
 
     @Option(name: .customLong("wait-for"), help: ArgumentHelp("Act only once USER is in the room (repeatable).", valueName: "USER"))
     var waitFor: [String] = []
@@ -57,6 +66,9 @@ struct RoomJoin: AsyncParsableCommand {
     @Flag(help: "Subscribe to every participant's stream, including those who publish later.")
     var receiveAll = false
 
+    @Flag(help: "Read chat lines and commands (\(RoomJoin.commandsHelp)) from stdin even when it is not a terminal.")
+    var interactive = false
+
     @Option(help: ArgumentHelp("Stay S seconds after acting, then leave the room and exit 0 (default: until the connection ends).", valueName: "S"))
     var duration: Double?
 
@@ -68,20 +80,5 @@ struct RoomJoin: AsyncParsableCommand {
     }
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(withError: ExitCode(2))
-            }
-            exit(withError: error)
-        }
-    }
+    static func main() async { await mainExitingTwoOnUsageErrors() }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import RoomClient
 
@@ -13,6 +14,10 @@ enum Step: Sendable {
     case durationElapsed
     /// SIGINT arrived (see ``Steps/catchInterrupt()``).
     case interrupted
+    /// Interactive mode: a line typed on stdin (see ``Steps/readStandardInput()``).
+    case input(String)
+    /// Interactive mode: stdin ended.
+    case inputEnded
 }
 
 /// The merged stream of ``Step``s: room events are forwarded as they come, timers are added with ``after(_:_:)``.
@@ -32,6 +37,15 @@ final class Steps: Sendable {
 
     /// Yields `step` now.
     func yield(_ step: Step) { continuation.yield(step) }
+
+    /// Reads stdin line by line on a thread of its own (`readLine` blocks, which a cooperative thread must never
+    /// do), yielding ``Step/input(_:)`` for each line and ``Step/inputEnded`` at its end.
+    func readStandardInput() {
+        Thread.detachNewThread { [continuation] in
+            while let line = readLine() { continuation.yield(.input(line)) }
+            continuation.yield(.inputEnded)
+        }
+    }
 
     /// Yields `step` once `seconds` have passed.
     func after(_ seconds: Double, _ step: Step) {

@@ -1,7 +1,10 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import Logging
 import RoomServer
+import SharedObjectSQLite
+import SharedObjectServer
 import SignalingSupport
 
 /// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process (issue 6 step 4). The first stdout line
@@ -13,7 +16,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         abstract: "A Kurento Room signaling server over WebSocket, with simulated media.",
         discussion: """
             The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
-            (Room is served on /room and on /). Logs go to stderr; session ids appear only redacted. \
+            (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
             SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
 
             Examples:
@@ -21,9 +24,10 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --port 8443 --tls-cert cert.pem --tls-key key.pem --max-rooms 10
               room-server --max-participants-per-room 4 --reconnection-window 2
               room-server --host 0.0.0.0 --port 8888 --log-level debug
+              room-server --shared-objects objects.sqlite
 
-            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files); \
-            64 usage error.
+            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files) \
+            or cannot open the --shared-objects file; 2 usage error (as room-join and tree-join).
             """
     )
 
@@ -48,8 +52,16 @@ struct RoomServerCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var reconnectionWindow: Double = 10
 
+    @Option(name: .customLong("shared-objects"),
+            help: ArgumentHelp("Keep persistent shared objects in this SQLite file (created if missing), so they "
+                               + "survive a restart. Without it they live in memory.", valueName: "path"))
+    var sharedObjectsPath: String?
+
     @Option(help: "The least severe level logged to stderr.")
     var logLevel: Logger.Level = .info
+
+    /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
+    static func main() async { await mainExitingTwoOnUsageErrors() }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
@@ -67,9 +79,18 @@ struct RoomServerCommand: AsyncParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         var logger = Logger(label: "room-server", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = logLevel
+        var store: (any SharedObjectStore)?
+        if let sharedObjectsPath {
+            do {
+                store = try SQLiteSharedObjectStore(path: sharedObjectsPath)
+            } catch {
+                FileHandle.standardError.write(Data("room-server: --shared-objects: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
         let server: RoomServer
         do {
-            server = try await RoomServer.start(serverConfiguration(logger: logger))
+            server = try await RoomServer.start(serverConfiguration(logger: logger, sharedObjectStore: store))
         } catch {
             FileHandle.standardError.write(Data("room-server: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode.failure
@@ -84,15 +105,15 @@ struct RoomServerCommand: AsyncParsableCommand {
     }
 
     /// The library configuration these options describe.
-    func serverConfiguration(logger: Logger) -> RoomServer.Configuration {
+    func serverConfiguration(logger: Logger, sharedObjectStore: (any SharedObjectStore)? = nil) -> RoomServer.Configuration {
         RoomServer.Configuration(
             host: host, port: port,
             tls: tlsCertificate.flatMap { cert in tlsKey.map { (certificateFile: cert, privateKeyFile: $0) } },
             limits: limits.roomServerLimits,
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
+            sharedObjects: SharedObjectService.Configuration(
+                store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
             logger: logger)
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

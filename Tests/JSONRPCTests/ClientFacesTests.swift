@@ -26,7 +26,7 @@ import Testing
     @Test func delegateHearsConnectRequestFailureAndDisconnect() async throws {
         // Given a client with a delegate, talking to a raw peer
         let (near, far) = LocalMessageConnection.pair()
-        let client = JSONRPCClient(transport: FixedTransport(connection: near))
+        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(reconnect: .off))
         let delegate = RecordingDelegate()
         client.delegate = delegate
         let peer = RawPeer(connection: far)

@@ -36,10 +36,10 @@ import Testing
     }
 
     @Test func droppedConnectionCompletesAllHundredPendingCallsWithConnectionClosed() async throws {
-        // Given 100 calls in flight to a peer that never answers
+        // Given 100 calls in flight to a peer that never answers, without reconnect
         let (near, far) = LocalMessageConnection.pair()
         let client = JSONRPCClient(transport: FixedTransport(connection: near),
-                                   configuration: .init(requestTimeout: .seconds(600)))
+                                   configuration: .init(requestTimeout: .seconds(600), reconnect: .off))
         try await client.connect()
         let calls = Task { await outcomesOfHangingCalls(client, count: 100) }
         let peer = RawPeer(connection: far)

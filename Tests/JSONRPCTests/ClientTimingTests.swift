@@ -12,7 +12,7 @@ import Testing
         let clock = ManualClock()
         let (near, far) = LocalMessageConnection.pair()
         let client = JSONRPCClient(transport: FixedTransport(connection: near),
-                                   configuration: .init(requestTimeout: timeout, retries: retries, clock: clock))
+                                   configuration: .init(requestTimeout: timeout, retries: retries, heartbeat: .off, clock: clock))
         return (client, RawPeer(connection: far), clock)
     }
 

@@ -17,7 +17,7 @@ import WebSocketTransport
             return "too late"
         }
         let listener = try await server.listen(on: .init())
-        let client = JSONRPCClient(url: listener.url, configuration: .init(requestTimeout: .seconds(600)))
+        let client = JSONRPCClient(url: listener.url, configuration: .init(requestTimeout: .seconds(600), reconnect: .off))
         try await client.connect()
         let calls = Task { await outcomesOfHangingCalls(client, count: 100) }
         try await waitUntil("100 parked handlers") { parked.count == 100 }

@@ -9,7 +9,7 @@ struct RoomFixture {
     let recorder: EventRecorder
 
     /// Long timeouts and no retries: the tests wait on events, and a loaded machine must not time calls out.
-    static let patient = RoomClient.Configuration(requestTimeout: .seconds(120), retries: 0)
+    static let patient = RoomClient.Configuration(requestTimeout: .seconds(120), retries: 0, reconnect: .off, heartbeat: .off)
 
     init(username: String = "alice", configuration: RoomClient.Configuration = patient) {
         client = RoomClient(room: Room(username: username, roomName: "room1", url: "ws://scripted/room"),

@@ -12,12 +12,12 @@ struct RoomJoinJSONTests {
     func linesMatchTheSchema() async throws {
         let server = try await RoomServerProcess.start()
         let alice = try ChildProcess("room-join", [
-            server.url, "--room", "room1", "--user", "alice", "--json", "--wait-for", "bob", "--publish",
+            server.url, "--reconnect-for", "0", "--room", "room1", "--user", "alice", "--json", "--wait-for", "bob", "--publish",
             "--receive-all", "--message", "hi", "--private", "bob:psst",
         ])
         var aliceLines = try await lines(of: alice) { Self.event(of: $0) == "joined" }
         let bob = try ChildProcess("room-join", [
-            server.url, "--room", "room1", "--user", "bob", "--json", "--wait-for", "alice", "--publish",
+            server.url, "--reconnect-for", "0", "--room", "room1", "--user", "bob", "--json", "--wait-for", "alice", "--publish",
             "--receive", "alice",
         ])
         var bobLines = try await Self.awaitEvents(bob, ["privateMessage", "subscribed"])

@@ -9,11 +9,11 @@ struct RoomJoinMediaTests {
     func publishAndReceive() async throws {
         let server = try await RoomServerProcess.start()
         let alice = try ChildProcess("room-join", [
-            server.url, "--room", "room1", "--user", "alice", "--wait-for", "bob", "--receive-all", "--publish",
+            server.url, "--reconnect-for", "0", "--room", "room1", "--user", "alice", "--wait-for", "bob", "--receive-all", "--publish",
         ])
-        #expect(try await alice.nextLine() == "joined room1 as alice; participants: none")
+        #expect(try await alice.lineAfterConnecting() == "joined room1 as alice; participants: none")
         let bob = try ChildProcess("room-join", [
-            server.url, "--room", "room1", "--user", "bob", "--wait-for", "alice", "--receive", "alice", "--publish",
+            server.url, "--reconnect-for", "0", "--room", "room1", "--user", "bob", "--wait-for", "alice", "--receive", "alice", "--publish",
         ])
         let bobSaw = try await lines(of: bob) { $0.hasPrefix("ICE candidate for the subscription to alice") }
         #expect(bobSaw.contains("published (no real media: the offer is PeerManager's and nothing is sent)"))

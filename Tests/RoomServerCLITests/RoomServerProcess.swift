@@ -25,7 +25,7 @@ func firstEvent(
 }
 
 /// A client of `room1` on `url`, connected and joined; returns it with the participants the join answered.
-func joined(_ user: String, at url: String, configuration: RoomClient.Configuration = .init())
+func joined(_ user: String, at url: String, configuration: RoomClient.Configuration = .init(reconnect: .off))
     async throws -> (RoomClient, [Peer])
 {
     let client = RoomClient(room: Room(username: user, roomName: "room1", url: url), configuration: configuration)

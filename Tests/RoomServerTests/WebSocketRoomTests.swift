@@ -62,7 +62,8 @@ import WebSocketTransport
     @Test func otherPathsAreRefused() async throws {
         let server = try await RoomServer.start(.init())
         let base = String(server.url.dropLast("/room".count))
-        await #expect(throws: (any Error).self) { _ = try await WebSocketConnection.connect(to: base + "/tree") }
+        // (/tree is served too, by Tree's own router: TreeTests.)
+        await #expect(throws: (any Error).self) { _ = try await WebSocketConnection.connect(to: base + "/other") }
         await server.shutdown()
     }
 

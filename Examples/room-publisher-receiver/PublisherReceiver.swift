@@ -1,0 +1,68 @@
+import Foundation
+import RoomClient
+import RoomProtocol
+import RoomServer
+import SDP
+
+/// A publisher and a receiver in one process, each with its own ``RoomClient`` and ``PeerManager``, doing the
+/// whole SDP offer/answer and trickle ICE flow through a room: `room-publisher-receiver [ws-url]`.
+///
+/// Without a URL it starts an embedded ``RoomServer`` (simulated media) on a free local port. The publisher
+/// publishes (`publishVideo`), the receiver subscribes to it (`receiveVideoFrom`); each applies the answer, sends
+/// one local host candidate on 127.0.0.1 (made up: there is no real media) and applies the server's candidates.
+/// Exits 0 once both have reached the stable signaling state and left; any failure exits 1.
+@main
+struct PublisherReceiver {
+    static func main() async {
+        do {
+            try await run(url: CommandLine.arguments.dropFirst().first)
+        } catch {
+            FileHandle.standardError.write(Data("room-publisher-receiver: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(url given: String?) async throws {
+        var server: RoomServer?
+        let url: String
+        if let given {
+            url = given
+        } else {
+            server = try await RoomServer.start(.init())
+            url = server?.url ?? ""
+            show("server: embedded RoomServer (simulated media) on \(url)")
+        }
+        var publisher = MediaParticipant("publisher", room: "media-demo", url: url)
+        var receiver = MediaParticipant("receiver", room: "media-demo", url: url)
+        try await publisher.join()
+        try await receiver.join()
+
+        let publishing = publisher.client, receiving = receiver.client
+        try await publisher.negotiate(.publisher, direction: .sendonly, candidatePort: 40000) { offer in
+            try await publishing.publishVideo(sdpOffer: offer)
+        }
+        // The receiver reads up to the publisher's barrier message: by then it knows the stream.
+        try await receiver.read(until: "publisher negotiated", from: "publisher")
+        guard let stream = receiving.peer(withIdentifier: "publisher"), stream.isPublishing else {
+            throw ExampleError(description: "the receiver does not know the publisher's stream")
+        }
+        try await receiver.negotiate(.subscriber(to: "publisher"), direction: .recvonly, candidatePort: 40001) { offer in
+            try await receiving.receiveVideo(from: stream, sdpOffer: offer)
+        }
+
+        try await receiver.leave()
+        try await publisher.leave()
+        await server?.shutdown()
+        show("done")
+    }
+}
+
+/// Writes `line` to stdout at once, even when stdout is a pipe.
+func show(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A step of the flow that did not go as expected.
+struct ExampleError: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,62 @@
+import Logging
+import SignalingSupport
+
+extension JSONRPCClient {
+    /// Starts the heartbeat on connection `generation` (after every connect and reconnect: the Java client forgot
+    /// to, PROTOCOL §7). The first ping carries `{"interval": ms}` so the server arms its watchdog.
+    func startHeartbeat(generation: Int) {
+        guard let interval = configuration.heartbeat.interval else { return }
+        scheduleHeartbeat(generation: generation, after: interval, first: true)
+    }
+
+    private func scheduleHeartbeat(generation: Int, after delay: Duration, first: Bool) {
+        let timer = clock.schedule(after: delay) { [weak self] in self?.ping(generation: generation, first: first) }
+        let stale = state.withLock { s -> Bool in
+            guard s.generation == generation, s.connection != nil else { return true }
+            s.heartbeatTimer = timer
+            return false
+        }
+        if stale { timer.cancel() }
+    }
+
+    /// Sends one heartbeat `ping`; any reply, even an error, proves liveness. No reply within one interval is a
+    /// lost connection. Pings never retry (DESIGN §5).
+    private func ping(generation: Int, first: Bool) {
+        guard let interval = configuration.heartbeat.interval,
+              let connection = state.withLock({ s in s.generation == generation ? s.connection : nil })
+        else { return }
+        let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let params: JSONValue? = first ? ["interval": .int(milliseconds)] : nil
+        let sentAt = clock.now
+        Task { [weak self] in
+            guard let outcome = await self?.controlCall(KurentoConventions.ping, params: params, on: connection,
+                                                        timeout: interval),
+                  let self else { return }
+            switch outcome {
+            case .success, .failure(.remote):
+                let rtt = self.clock.now - sentAt
+                self.record(rtt: rtt)
+                self.scheduleHeartbeat(generation: generation, after: max(.zero, interval - rtt), first: false)
+            case .failure(.timeout):
+                self.heartbeatLost(generation: generation, connection: connection, interval: interval)
+            case .failure:
+                break  // the connection ended or the client closed: its own path handles that
+            }
+        }
+    }
+
+    private func record(rtt: Duration) {
+        state.withLock { s in
+            let smoothed = s.rtt.map { $0.smoothed * 7 / 8 + rtt / 8 } ?? rtt
+            s.rtt = (rtt, smoothed)
+        }
+    }
+
+    /// No pong within the interval: treat it as a drop (reconnect when allowed) and close the silent socket.
+    private func heartbeatLost(generation: Int, connection: any MessageConnection, interval: Duration) {
+        let end = ConnectionEnd(code: 1006, reason: "heartbeat lost: no reply to ping within \(interval)")
+        logger.warning("\(end.reason)")
+        connectionEnded(generation: generation, end: end)
+        Task { await connection.close(code: 1001, reason: "heartbeat lost") }
+    }
+}

@@ -1,0 +1,200 @@
+import Logging
+import SignalingSupport
+
+extension JSONRPCClient {
+    /// How one reconnected connection's resume ended.
+    private enum ResumeOutcome {
+        /// Live again (resumed, or a fresh session).
+        case live
+        /// This connection failed; try again unless the close code forbids it.
+        case failed(ConnectionEnd)
+        /// A newer close or reconnection took over.
+        case superseded
+    }
+
+    /// The reconnect loop (DESIGN §5): backoff with jitter, capped by the server's window and the budget; each
+    /// attempt opens a connection and resumes. Runs until live, given up, or cancelled by ``close(code:reason:)``.
+    func reconnect(after loss: ConnectionEnd, lostAt: ClockInstant, backoff: Backoff, epoch: Int) async {
+        var attempt = 0
+        var last = loss
+        while true {
+            attempt += 1
+            let elapsed = clock.now - lostAt
+            guard let delay = backoff.delay(attempt: attempt, elapsed: elapsed, unit: nextJitterUnit()) else { break }
+            if attempt > 1 {
+                guard isCurrent(epoch) else { return }
+                setState(.reconnecting(attempt: attempt))
+            }
+            logger.debug("reconnect attempt", metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
+            do { try await clock.sleep(for: delay) } catch { return }
+            guard isCurrent(epoch) else { return }
+            let connection: any MessageConnection
+            do {
+                connection = try await transport.connect()
+            } catch {
+                last = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "connect failed: \(error)")
+                continue
+            }
+            switch await resume(on: connection, loss: loss, epoch: epoch) {
+            case .live: return
+            case .superseded:
+                Task { await connection.close(code: 1001, reason: "superseded") }
+                return
+            case .failed(let end):
+                last = end
+                if !Self.reconnects(after: end) {
+                    giveUp(ConnectionEnd(code: end.code, reason: end.reason), epoch: epoch)
+                    return
+                }
+            }
+        }
+        giveUp(ConnectionEnd(code: last.code, reason: "gave up reconnecting after \(backoff.budget): \(last.reason)"),
+               epoch: epoch)
+    }
+
+    /// Makes `connection` the client's connection: `connect{sessionId}` when there is a session to resume, then
+    /// the pending requests re-sent with their ids (DESIGN §5 resume); on a refusal (40007) they fail with
+    /// ``RPCError/connectionClosed(_:)`` and the client goes on as a fresh session.
+    private func resume(on connection: any MessageConnection, loss: ConnectionEnd, epoch: Int) async -> ResumeOutcome {
+        let registered = state.withLock { s -> (generation: Int, sessionId: String?)? in
+            guard s.epoch == epoch else { return nil }
+            s.generation += 1
+            s.handshake = connection
+            return (s.generation, s.sessionId)
+        }
+        guard let (generation, sessionId) = registered else { return .superseded }
+        startReceiving(on: connection, generation: generation)
+        var resumed = false
+        if let sessionId {
+            switch await controlCall(KurentoConventions.connect, params: ["sessionId": .string(sessionId)],
+                                     on: connection, timeout: configuration.requestTimeout) {
+            case .success:
+                resumed = true
+            case .failure(.remote(let refusal)):
+                logger.info("the server no longer knows the session; continuing as a new one",
+                            metadata: ["code": "\(refusal.code)"])
+            case .failure(.connectionClosed(let end)):
+                return .failed(end ?? ConnectionEnd(code: 1006, reason: "lost while resuming"))
+            case .failure(let other):
+                abandonHandshake(generation: generation, connection: connection)
+                return .failed(ConnectionEnd(code: 1006, reason: "resume failed: \(other)"))
+            }
+        }
+        let lostIDs = state.withLock { s -> Set<RequestID> in
+            if !resumed, sessionId != nil { s.sessionId = nil }
+            defer { s.lostIDs = [] }
+            return s.lostIDs
+        }
+        if resumed {
+            // Same ids: the server's dedupe answers a request it already ran from its cache (not an attempt).
+            let resend = pending.pendingMessages.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
+            for message in resend {
+                do { try await connection.send(message.text) } catch { break }
+            }
+        } else {
+            pending.failAll(with: .connectionClosed(loss))
+        }
+        let waiters = state.withLock { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
+            guard s.epoch == epoch, s.generation == generation, s.handshake != nil else { return nil }
+            s.connection = connection
+            s.handshake = nil
+            s.reconnecting = nil
+            defer { s.waiters = [:] }
+            return Array(s.waiters.values)
+        }
+        guard let waiters else {
+            return isCurrent(epoch) ? .failed(ConnectionEnd(code: 1006, reason: "lost while resuming")) : .superseded
+        }
+        logger.info(resumed ? "resumed the session" : "reconnected as a new session")
+        setState(resumed ? .resumed : .connected)
+        eventHub.publish(.connected)
+        for waiter in waiters { waiter.resume(returning: connection) }
+        startHeartbeat(generation: generation)
+        return .live
+    }
+
+    /// Drops a handshake connection that did not answer.
+    private func abandonHandshake(generation: Int, connection: any MessageConnection) {
+        state.withLock { s in
+            guard s.generation == generation, s.handshake != nil else { return }
+            s.handshake = nil
+            s.generation += 1
+        }
+        Task { await connection.close(code: 1001, reason: "no reply to connect") }
+    }
+
+    /// The reconnection ended without a connection: everything waiting fails with `end`.
+    private func giveUp(_ end: ConnectionEnd, epoch: Int) {
+        let waiters = state.withLock { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
+            guard s.epoch == epoch else { return nil }
+            s.reconnecting = nil
+            s.lostIDs = []
+            defer { s.waiters = [:] }
+            return Array(s.waiters.values)
+        }
+        guard let waiters else { return }
+        logger.warning("reconnecting failed", metadata: ["reason": "\(end)"])
+        setState(.disconnected(end))
+        pending.failAll(with: .connectionClosed(end))
+        for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
+        eventHub.publish(.failure(.connectionClosed(end)))
+    }
+
+    /// Our ids are sequential numbers: re-sends keep the original order.
+    private static func order(_ id: RequestID) -> Int { if case .number(let n) = id { n } else { 0 } }
+
+    private func isCurrent(_ epoch: Int) -> Bool { state.withLock { $0.epoch == epoch } }
+
+    /// A uniform number in 0..<1 from the jitter generator.
+    private func nextJitterUnit() -> Double {
+        jitter.withLock { Double($0.next() >> 11) / Double(UInt64(1) << 53) }
+    }
+
+    /// Waits in the bounded queue until the reconnection in progress is live (returns its connection) or ends.
+    /// - Throws: ``RPCError/connectionClosed(_:)`` when the reconnection fails or the queue is full;
+    ///   ``RPCError/cancelled`` when the waiting task is cancelled.
+    func waitForReconnection() async throws -> any MessageConnection {
+        let limit = configuration.reconnect.backoff?.queueLimit ?? 0
+        let key = state.withLock { s -> UInt64 in
+            s.nextWaiter += 1
+            return s.nextWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any MessageConnection, any Error>) in
+                let ready = state.withLock { s -> Result<any MessageConnection, RPCError>? in
+                    if let connection = s.connection { return .success(connection) }
+                    if Task.isCancelled { return .failure(.cancelled) }
+                    guard s.reconnecting != nil else {
+                        if case .disconnected(let end) = s.connectionState { return .failure(.connectionClosed(end)) }
+                        return .failure(.connectionClosed(nil))
+                    }
+                    guard s.waiters.count < limit else {
+                        return .failure(.connectionClosed(ConnectionEnd(
+                            code: 1006, reason: "reconnecting, and \(limit) sends are already waiting")))
+                    }
+                    s.waiters[key] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: key) }
+            waiter?.resume(throwing: RPCError.cancelled)
+        }
+    }
+
+    /// Sends one of the client's own requests (`ping`, `connect`) on `connection`, outside the queue, without
+    /// retries, and waits for its outcome.
+    func controlCall(_ method: String, params: JSONValue?, on connection: any MessageConnection,
+                     timeout: Duration) async -> PendingRequests.Outcome {
+        let id = RequestID.number(ids.next())
+        let text = RPCRequest(id: id, method: method, params: params).jsonText
+        let outcome = control.register(id: id, method: method, text: text, timeout: timeout, retries: 0) { _ in }
+        do {
+            try await connection.send(text)
+        } catch {
+            control.complete(id, with: .failure(.connectionClosed(error as? ConnectionEnd)))
+        }
+        return await outcome.wait()
+    }
+}

@@ -1,0 +1,7 @@
+import JSONRPC
+
+extension RoomClient {
+    /// The JSON-RPC client under this room client, for extensions that share its session: shared objects
+    /// (`SharedObjectClient(client: room.jsonRPCClient)`) whose `room:R/…` names need the session to have joined R.
+    public var jsonRPCClient: JSONRPCClient { rpc }
+}

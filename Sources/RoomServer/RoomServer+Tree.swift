@@ -1,0 +1,154 @@
+import JSONRPC
+import Logging
+import RoomProtocol
+
+/// Kurento Tree (PROTOCOL §5) on its own path, ``treePath``, with its own JSON-RPC router and sessions (DESIGN §4:
+/// Room and Tree both use the notification name `iceCandidate`, with different params). The media comes from the
+/// same ``MediaBackend`` (see ``MediaEndpointID/treeSource(_:)``). Unknown methods get -32601, bad params -32602
+/// naming the param, and refusals Tree error 2 (``RoomProtocol/TreeError``).
+extension RoomServer {
+    /// The path Tree is served on.
+    public static let treePath = "/tree"
+
+    /// The Tree URL a local client dials, e.g. `ws://127.0.0.1:41234/tree`; empty for a server made with
+    /// ``init(configuration:)``.
+    public var treeURL: String {
+        guard let base = listener?.baseURL, !base.isEmpty else { return "" }
+        return base + Self.treePath
+    }
+
+    /// Serves one Tree connection until it ends (what ``start(_:)`` does for upgrades to ``treePath``).
+    public func serveTree(_ connection: any MessageConnection) async {
+        await treeRPC.serve(connection)
+    }
+
+    /// The trees, by id: whether the source is set, and the sinks.
+    public var trees: [String: TreeState] { treeRegistry.snapshot }
+
+    /// Registers the Tree methods on the Tree router; an ended session's trees are released and its sinks removed,
+    /// and a resumed session gets the notifications that waited for it (DESIGN §5).
+    func registerTreeMethods() {
+        for method in TreeMethod.allCases {
+            treeRPC.register(method.rawValue) { [weak self] params, context in
+                guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
+                return try await self.dispatch(method, params: params, context: context)
+            }
+        }
+        treeRPC.whenSessionEnds { [weak self] session in
+            guard let self else { return }
+            self.rateLimiter.forget(session.id)
+            let released = self.treeRegistry.endSession(session)
+            Task { for endpoint in released { await self.media.release(endpoint) } }
+        }
+        treeRPC.whenSessionResumes { [weak self] session in
+            guard let outbox = self?.treeRegistry.outbox(of: session) else { return }
+            Task { await outbox.flush() }
+        }
+    }
+
+    /// Decodes and runs one Tree request.
+    private func dispatch(_ method: TreeMethod, params: JSONValue?, context: RPCRequestContext) async throws
+        -> JSONValue?
+    {
+        switch rateLimiter.admit(context.session.id) {
+        case .allow: break
+        case .refuse: throw Self.rateLimited
+        case .refuseAndClose:
+            if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
+            throw Self.rateLimited
+        }
+        let request: TreeRequest
+        do {
+            request = try TreeRequest(method: method, params: params)
+        } catch {
+            throw error.invalidParams
+        }
+        do {
+            return try await handle(request, session: context.session)
+        } catch let error as TreeError {
+            logger.debug("tree request refused", metadata: [
+                "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
+            ])
+            throw error.errorObject
+        } catch let error as RoomError {
+            // From the media backend: a Tree server reports every refusal as TreeException.
+            throw TreeError(.treeException, message: error.message).errorObject
+        }
+    }
+
+    private func handle(_ request: TreeRequest, session: ServerSession) async throws -> JSONValue? {
+        switch request {
+        case .createTree(let params):
+            if params.treeId?.isEmpty == true {
+                throw RPCErrorObject.invalidParams("createTree params: 'treeId' must not be empty")
+            }
+            let id = try treeRegistry.create(params.treeId, session: session)
+            logger.info("tree created", metadata: ["tree": "\(id)", "session": "\(session)"])
+            // PROTOCOL §5: {} when the id was given, the new id (wrapped as value) otherwise. (No ternary: JSONValue
+            // is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
+            if params.treeId == nil { return TreeResult.created(treeId: id).json }
+        case .releaseTree(let params):
+            for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }
+        case .setTreeSource(let params):
+            try treeRegistry.beginSource(params.treeId, session: session)
+            let answer = try await createTreeEndpoint(
+                .source, of: params.treeId, session: session,
+                abandon: { self.treeRegistry.abandonSource(params.treeId) },
+                finish: { self.treeRegistry.finishSource(params.treeId, queueing: $0, to: session) }
+            ) {
+                try await self.media.createPublisher(.treeSource(params.treeId), offer: params.offerSdp, loopback: false)
+            }
+            return TreeResult.answer(answer).json
+        case .removeTreeSource(let params):
+            await media.release(try treeRegistry.removeSource(params.treeId, session: session))
+        case .addTreeSink(let params):
+            let sinkId = try treeRegistry.beginSink(params.treeId, session: session)
+            let answer = try await createTreeEndpoint(
+                .sink(sinkId), of: params.treeId, session: session,
+                abandon: { self.treeRegistry.abandonSink(sinkId, of: params.treeId) },
+                finish: { self.treeRegistry.finishSink(sinkId, of: params.treeId, queueing: $0, to: session) }
+            ) {
+                try await self.media.createSubscriber(.treeSink(sinkId, of: params.treeId), offer: params.offerSdp)
+            }
+            return TreeResult.sink(TreeSinkResult(sinkId: sinkId, answerSdp: answer)).json
+        case .removeTreeSink(let params):
+            await media.release(try treeRegistry.removeSink(params.sinkId, of: params.treeId, session: session))
+        case .addIceCandidate(let candidate):
+            let endpoint = try treeRegistry.candidateTarget(candidate.endpoint, of: candidate.treeId, session: session)
+            try await Self.media {
+                try await self.media.addCandidate(
+                    MediaCandidate(candidate: candidate.candidate, sdpMid: candidate.sdpMid,
+                                   sdpMLineIndex: candidate.sdpMLineIndex), to: endpoint)
+            }
+        }
+        return TreeResult.empty.json
+    }
+
+    /// Creates a reserved tree endpoint at the backend, then sends its server candidates to the caller before the
+    /// answer goes out (as Kurento may): `finish` marks the endpoint ready and queues them in the caller's outbox,
+    /// where they wait if the caller is in its reconnection window. When the tree or sink went away meanwhile,
+    /// the endpoint is released.
+    private func createTreeEndpoint(
+        _ endpoint: TreeEndpoint, of treeId: String, session: ServerSession,
+        abandon: () -> Void, finish: ([TreeNotification]) -> Bool, _ backendCall: () async throws -> MediaAnswer
+    ) async throws -> String {
+        let answer: MediaAnswer
+        do {
+            answer = try await Self.media(backendCall)
+        } catch {
+            abandon()
+            throw error
+        }
+        let notifications = answer.candidates.map { candidate in
+            TreeNotification.iceCandidate(TreeIceCandidate(
+                treeId: treeId, endpoint: endpoint, candidate: candidate.candidate, sdpMid: candidate.sdpMid,
+                sdpMLineIndex: candidate.sdpMLineIndex))
+        }
+        guard finish(notifications) else {
+            await media.release(.tree(treeId, endpoint))
+            throw TreeError(.treeException, message: "Tree '\(treeId)': the \(endpoint) ended while it was created")
+        }
+        await treeRegistry.outbox(of: session)?.flush()
+        return answer.sdp
+    }
+}

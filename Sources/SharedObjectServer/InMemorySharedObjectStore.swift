@@ -1,0 +1,24 @@
+import SignalingSupport
+
+/// The default store: persistent objects live as long as the store (usually the process). They outlive their
+/// last client, unlike non-persistent objects, but not a restart; use the `SharedObjectSQLite` product for that.
+public final class InMemorySharedObjectStore: SharedObjectStore {
+    private let objects = LockedValue([String: StoredSharedObject]())
+
+    /// Creates an empty store.
+    public init() {}
+
+    public func load(_ name: String) async throws -> StoredSharedObject? { objects.withLock { $0[name] } }
+
+    public func save(_ object: StoredSharedObject) async throws {
+        objects.withLock { table in
+            if let current = table[object.name], current.version >= object.version { return }
+            table[object.name] = object
+        }
+    }
+
+    public func delete(_ name: String) async throws { objects.withLock { _ = $0.removeValue(forKey: name) } }
+
+    /// The names of the stored objects.
+    public var names: [String] { objects.withLock { Array($0.keys) } }
+}

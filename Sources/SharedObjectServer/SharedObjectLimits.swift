@@ -1,0 +1,24 @@
+/// What one session may do with shared objects (DESIGN §6: each refusal is a clear error). The codes are
+/// ``SharedObjects/SharedObjectErrorCode``'s.
+public struct SharedObjectLimits: Sendable, Hashable {
+    /// Objects one session may be connected to at once; one more gets 1103. Default 100.
+    public var maxObjectsPerSession: Int
+    /// The largest object, as the UTF-8 length of its data's JSON text; a change that would exceed it gets 1104
+    /// and changes nothing. Default 64 KiB.
+    public var maxBytesPerObject: Int
+    /// `sharedObject.set` and `.send` requests one session may send per second (one-second windows on the
+    /// service's clock); more get -32000 "rate limited". `nil`: no limit. Default 100.
+    public var maxUpdatesPerSecond: Int?
+    /// Notifications waiting to be sent to one session; a session that falls further behind is closed with
+    /// 1008 (DESIGN §2: one slow consumer never slows the others). Default 1,000.
+    public var maxQueuedNotifications: Int
+
+    /// Creates limits; every argument has its default.
+    public init(maxObjectsPerSession: Int = 100, maxBytesPerObject: Int = 64 * 1024, maxUpdatesPerSecond: Int? = 100,
+                maxQueuedNotifications: Int = 1000) {
+        self.maxObjectsPerSession = maxObjectsPerSession
+        self.maxBytesPerObject = maxBytesPerObject
+        self.maxUpdatesPerSecond = maxUpdatesPerSecond
+        self.maxQueuedNotifications = maxQueuedNotifications
+    }
+}

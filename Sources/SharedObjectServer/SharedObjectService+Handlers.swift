@@ -1,0 +1,180 @@
+import JSONRPC
+import Logging
+import SharedObjects
+import SignalingSupport
+
+extension SharedObjectService {
+    /// `sharedObject.connect`: check the limit, ask the authorizer, load a stored object if it is not live, then
+    /// attach and answer with the whole state. Connecting again to an object already held answers the current
+    /// state (that is how a client re-syncs).
+    func connect(_ params: SharedObjectConnectParams, session: ServerSession) async throws -> JSONValue {
+        let name = params.name
+        try state.withLock { s in try checkRoomForOneMore(name, session: session, in: s) }
+        let access = SharedObjectAccess(name: name, persistent: params.persistent, session: session)
+        guard try await configuration.authorize(access) else {
+            throw RPCErrorObject.sharedObject(.unauthorized, "not authorized to connect to shared object '\(name)'")
+        }
+        let stored = try await loadUnlessLive(name)
+        let (snapshot, firstSave, outbox) = try state.withLock {
+            s -> (SharedObjectState, StoredSharedObject?, SharedObjectOutbox) in
+            try checkRoomForOneMore(name, session: session, in: s)
+            var firstSave: StoredSharedObject?
+            var object: LiveObject
+            if let live = s.objects[name] {
+                object = live
+            } else if let stored {
+                object = LiveObject(version: stored.version, persistent: true, data: stored.data)
+            } else {
+                object = LiveObject(version: 0, persistent: params.persistent, data: [:])
+                if params.persistent {
+                    // Stored at once, so that an object nobody changed still exists after a restart.
+                    object.pendingWrites += 1
+                    firstSave = StoredSharedObject(name: name, version: 0, data: [:])
+                }
+            }
+            object.members[session.id] = session
+            s.objects[name] = object
+            var client = s.clients[session.id]
+                ?? Client(outbox: SharedObjectOutbox(session: session, limit: limits.maxQueuedNotifications))
+            client.names.insert(name)
+            s.clients[session.id] = client
+            let snapshot = SharedObjectState(name: name, version: object.version, persistent: object.persistent,
+                                             data: object.data)
+            return (snapshot, firstSave, client.outbox)
+        }
+        // Whatever was queued for this session before (other objects' updates) leaves before the reply.
+        await outbox.flush()
+        if let firstSave { await save(firstSave) }
+        logger.debug("connected", metadata: ["object": "\(name)", "session": "\(session)", "version": "\(snapshot.version)"])
+        return snapshot.json
+    }
+
+    /// `sharedObject.set`: applies the properties atomically under the lock, gives the change the next version,
+    /// queues `sharedObject.update` (only the keys whose value changed) for every client, sends it, saves a
+    /// persistent object, and answers `{version}`.
+    func set(_ params: SharedObjectSetParams, session: ServerSession) async throws -> JSONValue {
+        try admit(session)
+        let name = params.name
+        let (version, outboxes, write) = try state.withLock {
+            s -> (Int, [SharedObjectOutbox], StoredSharedObject?) in
+            guard var object = s.objects[name], object.members[session.id] != nil else { throw Self.notConnected(name) }
+            var data = object.data
+            var changed: [String: JSONValue] = [:]
+            for (key, value) in params.properties {
+                if value == .null {
+                    if data.removeValue(forKey: key) != nil { changed[key] = .null }
+                } else if data[key] != value {
+                    data[key] = value
+                    changed[key] = value
+                }
+            }
+            guard !changed.isEmpty else { return (object.version, [], nil) }
+            let bytes = JSONValue.object(data).jsonText.utf8.count
+            if bytes > limits.maxBytesPerObject {
+                throw RPCErrorObject.sharedObject(.objectTooLarge,
+                    "shared object '\(name)' would be \(bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
+            }
+            object.version += 1
+            object.data = data
+            var write: StoredSharedObject?
+            if object.persistent {
+                object.pendingWrites += 1
+                write = StoredSharedObject(name: name, version: object.version, data: data)
+            }
+            s.objects[name] = object
+            let outboxes = enqueue(.update, SharedObjectUpdate(name: name, version: object.version, changed: changed).json,
+                                   to: object, in: s)
+            return (object.version, outboxes, write)
+        }
+        for outbox in outboxes { await outbox.flush() }
+        if let write { await save(write) }
+        return ["version": .int(version)]
+    }
+
+    /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included.
+    func send(_ params: SharedObjectSendParams, session: ServerSession) async throws -> JSONValue? {
+        try admit(session)
+        let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params).json
+        let outboxes = try state.withLock { s -> [SharedObjectOutbox] in
+            guard let object = s.objects[params.name], object.members[session.id] != nil else {
+                throw Self.notConnected(params.name)
+            }
+            return enqueue(.message, message, to: object, in: s)
+        }
+        for outbox in outboxes { await outbox.flush() }
+        return nil
+    }
+
+    /// `sharedObject.close`: detaches the session; closing an object not held succeeds too (it is idempotent).
+    func close(_ params: SharedObjectCloseParams, session: ServerSession) throws -> JSONValue? {
+        state.withLock { s in detach(session.id, from: params.name, in: &s) }
+        return nil
+    }
+
+    // MARK: - Helpers
+
+    private func checkRoomForOneMore(_ name: String, session: ServerSession, in s: State) throws(RPCErrorObject) {
+        let names = s.clients[session.id]?.names ?? []
+        if !names.contains(name), names.count >= limits.maxObjectsPerSession {
+            throw .sharedObject(.tooManyObjects,
+                                "too many shared objects for this session (limit \(limits.maxObjectsPerSession))")
+        }
+    }
+
+    private func admit(_ session: ServerSession) throws(RPCErrorObject) {
+        guard rateLimiter.admit(session.id) else {
+            throw .sharedObject(.rateLimited,
+                                "rate limited: more than \(rateLimiter.limit ?? 0) shared-object updates per second")
+        }
+    }
+
+    static func notConnected(_ name: String) -> RPCErrorObject {
+        .sharedObject(.notConnected, "not connected to shared object '\(name)': send sharedObject.connect first")
+    }
+
+    /// Queues one notification for every client of `object`, under the lock; returns the outboxes to flush.
+    private func enqueue(_ method: SharedObjectNotificationMethod, _ params: JSONValue, to object: LiveObject,
+                         in s: State) -> [SharedObjectOutbox] {
+        object.members.keys.compactMap { id -> SharedObjectOutbox? in
+            guard let outbox = s.clients[id]?.outbox else { return nil }
+            outbox.enqueue(method, params)
+            return outbox
+        }
+    }
+
+    /// Loads `name` from the store unless it is live; concurrent connects share one load.
+    private func loadUnlessLive(_ name: String) async throws -> StoredSharedObject? {
+        let store = configuration.store
+        let load = state.withLock { s -> Task<StoredSharedObject?, any Error>? in
+            if s.objects[name] != nil { return nil }
+            if let running = s.loads[name] { return running }
+            let task = Task { try await store.load(name) }
+            s.loads[name] = task
+            return task
+        }
+        guard let load else { return nil }
+        defer { state.withLock { s in if s.loads[name] == load { s.loads[name] = nil } } }
+        do {
+            return try await load.value
+        } catch {
+            logger.error("store failed to load", metadata: ["object": "\(name)", "error": "\(error)"])
+            throw RPCErrorObject.internalError("the store could not load shared object '\(name)': \(error)")
+        }
+    }
+
+    /// Saves a persistent object's version; a store failure is logged (the change stays applied in memory and
+    /// every client has seen it).
+    private func save(_ object: StoredSharedObject) async {
+        do {
+            try await configuration.store.save(object)
+        } catch {
+            logger.error("store failed to save", metadata: ["object": "\(object.name)", "version": "\(object.version)",
+                                                             "error": "\(error)"])
+        }
+        state.withLock { s in
+            guard var live = s.objects[object.name] else { return }
+            live.pendingWrites -= 1
+            s.objects[object.name] = live.members.isEmpty && live.pendingWrites == 0 ? nil : live
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import JSONRPC
+import RoomProtocol
+import SDP
+
+/// Something the Tree server told a ``TreeClient``, or a change of its connection.
+public enum TreeEvent: Sendable, Hashable {
+    /// A server ICE candidate for `endpoint` of tree `tree`: ``RoomProtocol/TreeEndpoint/source`` when the
+    /// notification had no `sinkId`, else that sink.
+    case iceCandidate(IceCandidate, tree: String, endpoint: TreeEndpoint)
+    /// A notification outside the Tree protocol, as received.
+    case customNotification(method: String, params: JSONValue?)
+    /// A Tree notification with the wrong shape (it is not applied).
+    case invalidNotification(RoomDecodingError)
+    /// The connection's state changed.
+    case connectionStateChanged(ConnectionState)
+}

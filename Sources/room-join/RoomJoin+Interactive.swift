@@ -1,0 +1,47 @@
+import CLISupport
+import Foundation
+import RoomClient
+
+/// Interactive mode (stdin is a terminal, or `--interactive`): each line typed is a chat message or a command.
+extension RoomJoin {
+    /// The commands, for `--help` and for the error on an unknown one.
+    static let commandsHelp = "/who (participants and streams), /msg USER TEXT (private), "
+        + "/set KEY VALUE (on the first --shared-object; VALUE is JSON, else a string), /leave"
+
+    /// Whether stdin is read: it is a terminal, or `--interactive` forces it.
+    var isInteractive: Bool { interactive || isatty(0) == 1 }
+
+    /// Acts on one line of stdin; returns `true` once the room was left (`/leave`). A failed call or a bad command
+    /// is reported, and the session goes on.
+    func perform(_ line: String, _ client: RoomClient) async throws -> Bool {
+        guard line.hasPrefix("/") else {
+            if !line.isEmpty { await attempt("send the message") { try await client.sendMessage(line) } }
+            return false
+        }
+        let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        switch words.first {
+        case "/leave" where words.count == 1:
+            try await leave(client)
+            return true
+        case "/who" where words.count == 1:
+            output.report(.participants(client.peers))
+        case "/msg" where words.count == 3:
+            let user = String(words[1]), text = String(words[2])
+            await attempt("send the private message to \(user)") { try await client.sendPrivateMessage(text, to: user) }
+        case "/msg":
+            output.error("usage: /msg USER TEXT")
+        default:
+            output.error("unknown command \(line) (commands: \(Self.commandsHelp))")
+        }
+        return false
+    }
+
+    /// Runs one room call; a failure is reported as "cannot `what`", and the session goes on.
+    private func attempt(_ what: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch {
+            output.error("cannot \(what): \(error)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import JSONRPC
+import SignalingSupport
+import TestSupport
+import Testing
+
+/// DESIGN §5 server ping watchdog: 3 × the client's interval clamped to 1–60 s, armed by the first ping; a silent
+/// session is treated like a dropped socket.
+struct PingWatchdogTests {
+    let clock = ManualClock()
+
+    /// A server and a raw connection that has pinged with `interval` (ms); returns the session id too.
+    func pingedSession(interval: Int?) async throws -> (JSONRPCServer, LocalMessageConnection, String) {
+        let server = JSONRPCServer(configuration: .init(reconnectionWindow: .seconds(10), clock: clock))
+        let (near, far) = LocalMessageConnection.pair()
+        Task { await server.serve(far) }
+        let peer = ScriptedPeer(connection: near)
+        try await peer.send(["jsonrpc": "2.0", "id": 1, "method": "connect"])
+        let sessionId = try #require(try await peer.receive()["result"]?["sessionId"]?.stringValue)
+        if let interval {
+            try await peer.send(["jsonrpc": "2.0", "id": 2, "method": "ping", "params": ["interval": .int(interval)]])
+            #expect(try await peer.receive()["result"] == ["value": "pong"])
+        }
+        return (server, near, sessionId)
+    }
+
+    @Test func aSilentSessionIsDetachedAfterThreeClampedIntervals() async throws {
+        // Given a session that declared a 100 ms interval (clamped up to 1 s)
+        let (server, connection, sessionId) = try await pingedSession(interval: 100)
+
+        // When 2.9 s pass without a ping, the session is still bound
+        clock.advance(by: .milliseconds(2900))
+        #expect(server.session(id: sessionId)?.isConnected == true)
+
+        // Then at 3 s its window starts (it is unbound, still resumable) and its socket is closed
+        clock.advance(by: .milliseconds(200))
+        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+        await #expect(throws: ConnectionEnd.self) {
+            try await withDeadline(.seconds(10), "the close") { while true { _ = try await connection.receive() } }
+        }
+        #expect(server.session(id: sessionId) != nil)
+        // And when the window passes, the session ends
+        clock.advance(by: .seconds(10))
+        try await waitUntil("the session to end") { server.session(id: sessionId) == nil }
+    }
+
+    @Test func eachPingRearmsTheWatchdog() async throws {
+        // Given a session with a 1 s interval
+        let (server, connection, sessionId) = try await pingedSession(interval: 1000)
+        let peer = ScriptedPeer(connection: connection)
+
+        // When it pings every 2 s for 10 s
+        for id in 3..<8 {
+            clock.advance(by: .seconds(2))
+            try await peer.send(["jsonrpc": "2.0", "id": .int(id), "method": "ping"])
+            _ = try await peer.receive()
+        }
+
+        // Then it is still bound
+        #expect(server.session(id: sessionId)?.isConnected == true)
+    }
+
+    @Test func aDeclaredIntervalIsClampedToSixtySeconds() async throws {
+        // Given a session that declared one hour
+        let (server, _, sessionId) = try await pingedSession(interval: 3_600_000)
+
+        // Then the watchdog fires after 3 × 60 s, not 3 hours
+        clock.advance(by: .seconds(179))
+        #expect(server.session(id: sessionId)?.isConnected == true)
+        clock.advance(by: .seconds(2))
+        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+    }
+
+    @Test func withoutAPingTheWatchdogNeverArms() async throws {
+        // Given a session that never pinged
+        let (server, _, sessionId) = try await pingedSession(interval: nil)
+
+        // When a long time passes
+        clock.advance(by: .seconds(3600))
+
+        // Then it is still bound (lws's own WebSocket keep-alive covers such clients)
+        #expect(server.session(id: sessionId)?.isConnected == true)
+    }
+}

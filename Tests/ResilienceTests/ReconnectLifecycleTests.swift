@@ -1,0 +1,210 @@
+import JSONRPC
+import SignalingSupport
+import TestSupport
+import Testing
+
+/// DESIGN §5 lifecycle on a ManualClock and in-memory connections: reconnect, resume, 40007, close codes, the
+/// budget, stop(), and the bounded queue. Runs in milliseconds.
+struct ReconnectLifecycleTests {
+    let clock = ManualClock()
+    let transport = ScriptedTransport()
+
+    func client(backoff: JSONRPCClient.Backoff = .init(seed: 7)) -> JSONRPCClient {
+        JSONRPCClient(transport: transport, configuration: .init(
+            requestTimeout: .seconds(600), retries: 0, reconnect: .automatic(backoff), heartbeat: .off, clock: clock))
+    }
+
+    /// Connects `client` with a first call that teaches it the session id `S1`; returns the server end.
+    func connectWithSession(_ client: JSONRPCClient) async throws -> ScriptedPeer {
+        async let hello = client.call("hello")
+        let peer = try await transport.nextPeer()
+        try await peer.reply(to: try await peer.receive(), ["value": "hi", "sessionId": "S1"])
+        _ = try await hello
+        #expect(client.sessionId == "S1")
+        return peer
+    }
+
+    @Test func aDropResumesTheSessionAndResendsPendingRequestsWithTheirIds() async throws {
+        // Given a client with a session and one request pending
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work", params: [1]) }
+        let sent = try await first.receive()
+
+        // When the connection drops and the backoff delay passes
+        await first.close(code: 1006, reason: "network")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        try await advance(clock, by: .milliseconds(300), whenTimersExceed: 1)
+
+        // Then the client resumes with connect{sessionId} on the new connection
+        let second = try await transport.nextPeer()
+        let connect = try await second.receive()
+        #expect(connect["method"] == "connect" && connect["params"] == ["sessionId": "S1"])
+        try await second.reply(to: connect, ["value": "reconnection successful", "sessionId": "S1"])
+        // And re-sends the pending request exactly as it was, with its id; its answer completes the call
+        let resent = try await second.receive()
+        #expect(resent == sent)
+        try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
+        #expect(try await call.value == ["value": "done", "sessionId": "S1"])
+        try await log.wait(for: "resumed") { $0 == .resumed }
+        #expect(log.all == [.disconnected(nil), .connecting, .connected, .reconnecting(attempt: 1), .resumed])
+        #expect(client.isConnected && client.sessionId == "S1")
+    }
+
+    @Test func a40007RefusalFailsPendingRequestsAndContinuesAsAFreshSession() async throws {
+        // Given a client with a session and one request pending
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work") }
+        _ = try await first.receive()
+
+        // When it reconnects and the server no longer knows the session
+        await first.close(code: 1001, reason: "restart")
+        try await advance(clock, by: .milliseconds(300), whenTimersExceed: 1)
+        let second = try await transport.nextPeer()
+        let connect = try await second.receive()
+        try await second.send(["jsonrpc": "2.0", "id": connect["id"]!,
+                               "error": ["code": 40007, "message": "reconnection error"]])
+
+        // Then the pending request fails with connectionClosed, the session id is dropped, and calls go on
+        await #expect(throws: RPCError.connectionClosed(ConnectionEnd(code: 1001, reason: "restart"))) {
+            try await call.value
+        }
+        try await log.wait(for: "connected again") { $0 == .connected && log.all.contains(.reconnecting(attempt: 1)) }
+        #expect(client.sessionId == nil)
+        async let fresh = client.call("fresh")
+        let request = try await second.receive()
+        #expect(request["method"] == "fresh")
+        try await second.reply(to: request, ["sessionId": "S2"])
+        _ = try await fresh
+        #expect(client.sessionId == "S2")
+    }
+
+    @Test(arguments: [1000, 1008, 4401, 4403, 4409] as [UInt16])
+    func closeCodesThatForbidReconnectingEndTheClient(code: UInt16) async throws {
+        // Given a connected client with a request pending
+        let client = client()
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work") }
+        _ = try await first.receive()
+
+        // When the server closes with a code that forbids reconnecting
+        let end = ConnectionEnd(code: code, reason: "no")
+        await first.close(code: code, reason: "no")
+
+        // Then the request fails at once, the client is disconnected, and it never dials again
+        await #expect(throws: RPCError.connectionClosed(end)) { try await call.value }
+        #expect(client.connectionState == .disconnected(end))
+        clock.advance(by: .seconds(120))
+        #expect(transport.attempts == 1)
+    }
+
+    @Test func reconnectingGivesUpWhenTheBudgetIsSpentAndFailsWhatWaited() async throws {
+        // Given a client whose server stays unreachable after a drop, with a 2 s budget
+        let client = client(backoff: .init(budget: .seconds(2), reconnectionWindow: .seconds(1), seed: 3))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.refusing = true
+        await first.close(code: 1006, reason: "gone")
+        // And a call made while reconnecting
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        let waiting = Task { try await client.call("queued") }
+
+        // When time passes attempt after attempt
+        try await waitUntil("the client to give up") { [clock] in
+            clock.advance(by: .milliseconds(100))
+            return log.all.contains { if case .disconnected(_?) = $0 { true } else { false } }
+        }
+
+        // Then the client tried several times, then ended; the queued call failed with connectionClosed
+        #expect(log.all.contains(.reconnecting(attempt: 3)))
+        guard case .disconnected(let end?) = client.connectionState else { Issue.record("not disconnected"); return }
+        #expect(end.reason.contains("gave up reconnecting"))
+        await #expect(throws: RPCError.connectionClosed(end)) { try await waiting.value }
+        #expect(transport.attempts >= 3)
+    }
+
+    @Test func closeWhileReconnectingStopsAtOnce() async throws {
+        // Given a client reconnecting to an unreachable server, with a call waiting
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.refusing = true
+        await first.close(code: 1006, reason: "gone")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        let waiting = Task { try await client.call("queued") }
+        try await waitUntil("the call to wait") { clock.pendingTimers >= 2 }
+
+        // When the user closes the client
+        await client.close()
+
+        // Then the waiting call fails at once, the state is disconnected, and no attempt follows
+        let end = ConnectionEnd(code: 1000, reason: "")
+        await #expect(throws: RPCError.connectionClosed(end)) { try await waiting.value }
+        #expect(client.connectionState == .disconnected(end))
+        let attempts = transport.attempts
+        clock.advance(by: .seconds(120))
+        #expect(transport.attempts == attempts)
+    }
+
+    @Test func sendsWaitInABoundedQueueWhileReconnecting() async throws {
+        // Given a client reconnecting, whose queue takes 2 sends
+        let client = client(backoff: .init(queueLimit: 2, seed: 5))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        await first.close(code: 1006, reason: "gone")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+
+        // When three calls are made
+        let failed = LockedBox<[RPCError]>([])
+        let calls = (0..<3).map { n in
+            Task {
+                do { _ = try await client.call("queued", params: [.int(n)]) } catch let error as RPCError {
+                    failed.mutate { $0.append(error) }
+                }
+            }
+        }
+
+        // Then one fails at once (the queue is full) and the two others go out once the session resumes
+        try await waitUntil("one call to fail") { failed.value.count == 1 }
+        clock.advance(by: .milliseconds(300))
+        let second = try await transport.nextPeer()
+        let connect = try await second.receive()
+        try await second.reply(to: connect, ["value": "reconnection successful", "sessionId": "S1"])
+        for _ in 0..<2 {
+            let request = try await second.receive()
+            #expect(request["method"] == "queued")
+            try await second.reply(to: request, ["sessionId": "S1"])
+        }
+        for call in calls { _ = try? await call.value }
+        #expect(failed.value.count == 1)
+        guard case .connectionClosed(let end?)? = failed.value.first else { Issue.record("\(failed.value)"); return }
+        #expect(end.reason.contains("already waiting"))
+    }
+}
+
+extension ReconnectLifecycleTests {
+    @Test func aCallWaitingForTheReconnectionStillTimesOutAtItsDeadline() async throws {
+        // Given a client reconnecting to an unreachable server
+        let client = JSONRPCClient(transport: transport, configuration: .init(
+            requestTimeout: .seconds(2), retries: 0, reconnect: .automatic(.init(seed: 11)), heartbeat: .off,
+            clock: clock))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.refusing = true
+        await first.close(code: 1006, reason: "gone")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+
+        // When a call waits in the queue longer than its timeout (DESIGN §5: deadlines keep running)
+        let waiting = Task { try await client.call("queued") }
+        try await waitUntil("the call's timer") { clock.pendingTimers >= 2 }
+        clock.advance(by: .seconds(2))
+
+        // Then it times out, although the client is still reconnecting
+        await #expect(throws: RPCError.timeout(method: "queued", attempts: 1)) { try await waiting.value }
+        #expect(!client.connectionState.isConnected)
+        await client.close()
+    }
+}

@@ -1,0 +1,120 @@
+import JSONRPC
+import SignalingSupport
+import TestSupport
+
+/// A transport of in-memory connection pairs: each `connect()` hands the far end to the test (``nextPeer()``),
+/// or fails while ``refusing`` is set.
+final class ScriptedTransport: MessageTransport {
+    private let farEnds: AsyncStream<LocalMessageConnection>
+    private let continuation: AsyncStream<LocalMessageConnection>.Continuation
+    private let state = LockedValue((refusing: false, attempts: 0))
+
+    init() { (farEnds, continuation) = AsyncStream.makeStream() }
+
+    var refusing: Bool {
+        get { state.withLock { $0.refusing } }
+        set { state.withLock { $0.refusing = newValue } }
+    }
+
+    var attempts: Int { state.withLock { $0.attempts } }
+
+    func connect() async throws -> any MessageConnection {
+        let refuse = state.withLock { s -> Bool in
+            s.attempts += 1
+            return s.refusing
+        }
+        if refuse { throw ConnectionEnd(code: 1006, reason: "connection refused") }
+        let (near, far) = LocalMessageConnection.pair()
+        continuation.yield(far)
+        return near
+    }
+
+    /// The server end of the next connection the client opens.
+    func nextPeer() async throws -> ScriptedPeer {
+        try await withDeadline(.seconds(10), "the client to connect") { [farEnds] in
+            var iterator = farEnds.makeAsyncIterator()
+            guard let far = await iterator.next() else { throw ConnectionEnd(code: 1006, reason: "no more") }
+            return ScriptedPeer(connection: far)
+        }
+    }
+}
+
+/// The server end of one scripted connection, speaking JSON text.
+struct ScriptedPeer: Sendable {
+    let connection: LocalMessageConnection
+
+    func receive() async throws -> JSONValue {
+        try await withDeadline(.seconds(10), "a message from the client") { [connection] in
+            try JSONValue(parsing: try await connection.receive())
+        }
+    }
+
+    func send(_ value: JSONValue) async throws { try await connection.send(value.jsonText) }
+
+    /// Answers request `request` with `result`.
+    func reply(to request: JSONValue, _ result: JSONValue) async throws {
+        try await send(["jsonrpc": "2.0", "id": request["id"] ?? .null, "result": result])
+    }
+
+    func close(code: UInt16, reason: String = "") async { await connection.close(code: code, reason: reason) }
+}
+
+/// Every connection state a client went through, recorded from its ``JSONRPCClient/connectionStates``.
+final class StateLog: Sendable {
+    private let states = LockedBox<[ConnectionState]>([])
+    private let task: Task<Void, Never>
+
+    init(_ client: JSONRPCClient) {
+        let states = self.states
+        let subscription = client.connectionStates
+        task = Task {
+            do { for try await state in subscription { states.mutate { $0.append(state) } } } catch {}
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [ConnectionState] { states.value }
+
+    /// Waits until a state matching `predicate` was recorded.
+    func wait(for what: String, _ predicate: @escaping @Sendable (ConnectionState) -> Bool) async throws {
+        try await waitUntil(what) { [states] in states.value.contains(where: predicate) }
+    }
+}
+
+/// A ManualClock helper: waits until something scheduled a timer, then moves time by `step`.
+func advance(_ clock: ManualClock, by step: Duration, whenTimersExceed count: Int = 0) async throws {
+    try await waitUntil("a timer to be scheduled") { clock.pendingTimers > count }
+    clock.advance(by: step)
+}
+
+extension JSONRPCClient.Backoff {
+    /// Scaled down for socket tests: 50 ms doubling to 400 ms, a 2 s server window, a budget of 10 s.
+    static let fast = JSONRPCClient.Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400),
+                                            budget: .seconds(10 * deadlineScale), reconnectionWindow: .seconds(2))
+}
+
+/// A barrier handlers wait on until the test opens it.
+final class Gate: Sendable {
+    private let state = LockedValue<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,125 @@
+import JSONRPC
+import SharedObjectServer
+import SharedObjects
+import SignalingSupport
+import Testing
+import TestSupport
+
+/// Every limit and misuse answers a clear JSON-RPC error, and a refused change changes nothing.
+@Suite struct SharedObjectLimitTests {
+    @Test func oneObjectTooManyIsRefusedWith1103() async throws {
+        // Given a server that allows two objects per session
+        let server = try await SharedObjectServerFixture.start(.init(limits: .init(maxObjectsPerSession: 2)))
+        let peer = SharedObjectPeer(url: server.url)
+        let first = try await peer.shared.connect("one")
+        _ = try await peer.shared.connect("two")
+
+        // When it connects a third, then again to one it holds
+        let refusal = await remoteError { _ = try await peer.shared.connect("three") }
+
+        // Then the third is refused naming the limit, and reconnecting a held one is fine
+        #expect(refusal?.code == SharedObjectErrorCode.tooManyObjects.rawValue)
+        #expect(refusal?.message.contains("limit 2") == true)
+        #expect(try await first.connect().name == "one")
+        // and after closing one there is room again
+        try await first.close()
+        #expect(try await peer.shared.connect("three").isOpen)
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func aChangeThatMakesTheObjectTooLargeIsRefusedWith1104AndChangesNothing() async throws {
+        // Given objects of at most 100 bytes, and one holding a small key
+        let server = try await SharedObjectServerFixture.start(.init(limits: .init(maxBytesPerObject: 100)))
+        let peer = SharedObjectPeer(url: server.url)
+        let object = try await peer.shared.connect("small")
+        try await object.setProperty("keep", "me")
+
+        // When a set of two keys would take it past the limit
+        let refusal = await remoteError {
+            try await object.setProperties(["keep": nil, "big": .string(String(repeating: "x", count: 200))])
+        }
+
+        // Then it is refused with the size and the limit, and neither key changed
+        #expect(refusal?.code == SharedObjectErrorCode.objectTooLarge.rawValue)
+        #expect(refusal?.message.contains("limit 100") == true)
+        #expect(object.data == ["keep": "me"])
+        #expect(server.service.state(of: "small")?.data == ["keep": "me"])
+        #expect(server.service.state(of: "small")?.version == 1)
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func tooManyUpdatesPerSecondAreRefusedWithRateLimited() async throws {
+        // Given a limit of 5 updates per second on a clock that does not move
+        let clock = ManualClock()
+        let server = try await SharedObjectServerFixture.start(.init(limits: .init(maxUpdatesPerSecond: 5), clock: clock))
+        let peer = SharedObjectPeer(url: server.url)
+        let object = try await peer.shared.connect("busy")
+
+        // When it sends six updates (sets and sends) in one second
+        for n in 0..<3 { try await object.setProperty("n", .int(n)) }
+        try await object.send("ping")
+        try await object.send("ping")
+        let refusal = await remoteError { try await object.setProperty("n", 99) }
+
+        // Then the sixth is refused with -32000 naming the limit, and the next second allows again
+        #expect(refusal?.code == -32000)
+        #expect(refusal?.message.contains("rate limited") == true)
+        #expect(refusal?.message.contains("5") == true)
+        #expect(object.data == ["n": 2])
+        clock.advance(by: .seconds(1))
+        #expect(try await object.setProperty("n", 3) == 4)
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func setAndSendWithoutConnectAreRefusedWith1101() async throws {
+        let server = try await SharedObjectServerFixture.start()
+        let peer = SharedObjectPeer(url: server.url)
+        let object = peer.shared.object("never")
+        let set = await remoteError { try await object.setProperty("a", 1) }
+        let send = await remoteError { try await object.send("hi") }
+        #expect(set?.code == SharedObjectErrorCode.notConnected.rawValue)
+        #expect(set?.message.contains("sharedObject.connect") == true)
+        #expect(send?.code == SharedObjectErrorCode.notConnected.rawValue)
+        // and closing it is harmless
+        try await object.close()
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func badParamsAreRefusedWithInvalidParamsNamingTheParam() async throws {
+        let server = try await SharedObjectServerFixture.start()
+        let peer = SharedObjectPeer(url: server.url)
+        let cases: [(String, JSONValue, String)] = [
+            ("sharedObject.connect", [:], "'name'"),
+            ("sharedObject.connect", ["name": ""], "'name'"),
+            ("sharedObject.connect", ["name": "a\u{1}b"], "control"),
+            ("sharedObject.connect", ["name": "x", "persistent": "yes"], "'persistent'"),
+            ("sharedObject.set", ["name": "x", "properties": [:]], "'properties'"),
+            ("sharedObject.set", ["name": "x", "properties": [1, 2]], "'properties'"),
+            ("sharedObject.send", ["name": "x"], "'method'"),
+        ]
+        for (method, params, mention) in cases {
+            let error = await remoteError { _ = try await peer.rpc.call(method, params: params) }
+            #expect(error?.code == -32602, "\(method) \(params)")
+            let detail = error?.data?["value"]?.stringValue ?? error?.data?.stringValue ?? ""
+            #expect(detail.contains(mention), "\(method) \(params): \(detail)")
+        }
+        await peer.close()
+        await server.shutdown()
+    }
+
+    @Test func theAuthorizerDecidesWhoConnects() async throws {
+        // Given an authorizer that allows only names starting with "public/"
+        let server = try await SharedObjectServerFixture.start(.init(authorize: { $0.name.hasPrefix("public/") }))
+        let peer = SharedObjectPeer(url: server.url)
+        #expect(try await peer.shared.connect("public/board").isOpen)
+        let refusal = await remoteError { _ = try await peer.shared.connect("secret") }
+        #expect(refusal?.code == SharedObjectErrorCode.unauthorized.rawValue)
+        #expect(!peer.shared.object("secret").isOpen)
+        await peer.close()
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import JSONRPC
+import RoomProtocol
+import TestSupport
+import Testing
+import WebSocketTransport
+
+/// Every message the Tree clients of one test sent and received, over real WebSockets, and their check against
+/// `Schemas/tree-protocol.schema.json` by the python witness (one process per test, DESIGN §7).
+final class WireRecorder: Sendable {
+    /// One message: whether the client sent it, and its text.
+    struct Message: Sendable {
+        /// Which connection carried it (request ids are per connection).
+        var connection: Int
+        var sent: Bool
+        var text: String
+    }
+
+    private let messages = LockedBox<[Message]>([])
+    private let connections = LockedBox(0)
+
+    /// A transport to `url` whose connections record their traffic here.
+    func transport(_ url: String) -> any MessageTransport {
+        RecordingTransport(base: WebSocketMessageTransport(url: url), recorder: self)
+    }
+
+    fileprivate func record(_ message: Message) { messages.mutate { $0.append(message) } }
+
+    fileprivate func newConnection() -> Int { connections.mutate { $0 += 1; return $0 } }
+
+    /// The messages so far.
+    var all: [Message] { messages.value }
+
+    /// Checks every message against its schema definition: a request against `<method>Request`, a result
+    /// against `<method>Response` (the method of its request), an error against `treeErrorResponse`, a
+    /// notification against `<method>Notification`. A request that deliberately breaks the protocol (unknown
+    /// method, or answered -32602) is checked against the bare request envelope. Request ids are per connection.
+    func validate() throws {
+        struct Key: Hashable { var connection: Int, id: Int }
+        var methodOfId: [Key: String] = [:]
+        var malformed: Set<Key> = []
+        let parsed = all.map { ($0, try? JSONValue(parsing: $0.text)) }
+        for (message, json) in parsed where !message.sent {
+            if let id = json?["id"]?.intValue, json?["error"]?["code"]?.intValue == -32602 {
+                malformed.insert(Key(connection: message.connection, id: id))
+            }
+        }
+        var cases: [SchemaValidation.Case] = []
+        for (index, (message, json)) in parsed.enumerated() {
+            let definition: String
+            if message.sent, let method = json?["method"]?.stringValue, let id = json?["id"]?.intValue {
+                let key = Key(connection: message.connection, id: id)
+                methodOfId[key] = method
+                let known = TreeMethod(rawValue: method) != nil
+                definition = known && !malformed.contains(key) ? "\(method)Request" : "request"
+            } else if let method = json?["method"]?.stringValue {
+                definition = "\(method)Notification"
+            } else if json?["error"] != nil {
+                definition = "treeErrorResponse"
+            } else {
+                let key = Key(connection: message.connection, id: json?["id"]?.intValue ?? -1)
+                definition = "\(methodOfId[key] ?? "unknown")Response"
+            }
+            cases.append(SchemaValidation.Case(
+                label: "\(index) \(message.sent ? "sent" : "received") \(definition): \(message.text)",
+                schema: "Schemas/tree-protocol.schema.json", ref: "#/$defs/\(definition)", instanceJSON: message.text))
+        }
+        #expect(!cases.isEmpty)
+        for verdict in try SchemaValidation.validate(cases) {
+            #expect(verdict.valid, "\(verdict.label): \(verdict.errors)")
+        }
+    }
+}
+
+/// Opens WebSocket connections that record their traffic.
+private struct RecordingTransport: MessageTransport {
+    let base: WebSocketMessageTransport
+    let recorder: WireRecorder
+
+    func connect() async throws -> any MessageConnection {
+        RecordingConnection(base: try await base.connect(), recorder: recorder, number: recorder.newConnection())
+    }
+}
+
+private struct RecordingConnection: MessageConnection {
+    let base: any MessageConnection
+    let recorder: WireRecorder
+    let number: Int
+
+    func send(_ text: String) async throws {
+        recorder.record(.init(connection: number, sent: true, text: text))
+        try await base.send(text)
+    }
+
+    func receive() async throws -> String {
+        let text = try await base.receive()
+        recorder.record(.init(connection: number, sent: false, text: text))
+        return text
+    }
+
+    func close(code: UInt16, reason: String) async { await base.close(code: code, reason: reason) }
+}
