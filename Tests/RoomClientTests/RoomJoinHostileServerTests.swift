@@ -14,7 +14,8 @@ struct RoomJoinHostileServerTests {
         var says: String
     }
 
-    /// Runs `room-join` (1 s request timeout, stretched for sanitizer runs; no retries) against a hostile server playing `script`.
+    /// Runs `room-join` (1 s request timeout, stretched for sanitizer runs; no retries; no reconnection, so that
+    /// each case is about one hostile connection) against a hostile server playing `script`.
     func run(within timeout: Duration = .seconds(20), _ script: @escaping @Sendable (HostilePeer) throws -> Void)
         async throws -> RoomJoinProcess
     {
@@ -22,6 +23,7 @@ struct RoomJoinHostileServerTests {
         defer { server.stop() }
         return try await RoomJoinProcess.run([
             server.url(), "--room", "room1", "--user", "alice", "--timeout", "\(deadlineScale)", "--retries", "0",
+            "--reconnect-for", "0",
         ], timeout: timeout, sampleMemory: true)
     }
 
