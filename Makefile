@@ -24,9 +24,15 @@ leaks: deps
 demo: deps
 	bash scripts/demo.sh
 
-# ThreadSanitizer over the transport and JSON-RPC tests, in its own build folder (kept out of .ci/run).
+# ThreadSanitizer over the whole suite, serially (as `make test`), in its own build folder (kept out of .ci/run).
+# Deadlines stretch 6x (KS_DEADLINE_SCALE). The child binaries the CLI tests run are TSan builds too: a report
+# there makes the child exit 66 and its test fail. The log is .build-tsan/tsan.log; the last line counts reports.
 tsan: deps
-	KS_DEADLINE_SCALE=6 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'WebSocketTransportTests|JSONRPCTests'
+	mkdir -p .build-tsan
+	{ KS_DEADLINE_SCALE=6 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel; \
+	  echo $$? > .build-tsan/tsan.rc; } 2>&1 | tee .build-tsan/tsan.log
+	@echo "ThreadSanitizer reports: $$(grep -c 'WARNING: ThreadSanitizer' .build-tsan/tsan.log)"
+	@exit $$(cat .build-tsan/tsan.rc)
 
 asan: deps
 	printf 'leak:libXCTest.so\n' > .build-asan.supp
@@ -35,7 +41,9 @@ asan: deps
 clean:
 	rm -rf .build .build-*
 
-# libFuzzer over the SDP and candidate parsers (Fuzz/ is its own package). Each target runs FUZZ_SECONDS on a
+# libFuzzer over the SDP and candidate parsers, our WebSocket inbound reassembly (FuzzInbound: framing itself is
+# inside lws), the JSON-RPC envelope (FuzzEnvelope) and the Room params decoders (FuzzRoomParams); Fuzz/ is its
+# own package. Each target runs FUZZ_SECONDS on a
 # scratch copy of the committed seeds, so new corpus entries never land in the repository. Measured here: the
 # fuzzers sometimes linked WITHOUT coverage instrumentation (no __sancov_cntrs section; libFuzzer: "no interesting
 # inputs ... Is the code instrumented for coverage?") after incremental builds, and after clean builds started
@@ -44,17 +52,19 @@ clean:
 # section (up to three attempts), and fail a run that reports no coverage.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?= -max_len=1024 -print_final_stats=1 -artifact_prefix=Fuzz/.build-fuzz/
+FUZZ_TARGETS ?= SDP Candidate Inbound Envelope RoomParams
 fuzz:
 	for attempt in 1 2 3; do \
 	  rm -rf Fuzz/.build-fuzz/x86_64-unknown-linux-gnu Fuzz/.build-fuzz/release && mkdir -p Fuzz/.build-fuzz && \
 	  (cd Fuzz && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS FUZZ=1 $(SWIFT) build -c release --sanitize=fuzzer \
 	    --sanitize=address --scratch-path .build-fuzz > .build-fuzz/build.log 2>&1) || { tail -30 Fuzz/.build-fuzz/build.log; exit 1; }; \
-	  readelf -S Fuzz/.build-fuzz/release/FuzzSDP | grep -q __sancov_cntrs && \
-	    readelf -S Fuzz/.build-fuzz/release/FuzzCandidate | grep -q __sancov_cntrs && break; \
+	  instrumented=yes; for target in $(FUZZ_TARGETS); do \
+	    readelf -S Fuzz/.build-fuzz/release/Fuzz$$target | grep -q __sancov_cntrs || instrumented=no; done; \
+	  if [ $$instrumented = yes ]; then break; fi; \
 	  echo "fuzz build $$attempt came out without coverage instrumentation; rebuilding" >&2; \
 	  if [ $$attempt = 3 ]; then exit 1; fi; \
 	done
-	for target in SDP Candidate; do \
+	for target in $(FUZZ_TARGETS); do \
 	  corpus=Fuzz/.build-fuzz/corpus-$$target log=Fuzz/.build-fuzz/fuzz-$$target.log; \
 	  mkdir -p $$corpus && cp Fuzz/Corpus/$$(echo $$target | tr A-Z a-z)/* $$corpus/ && \
 	  Fuzz/.build-fuzz/release/Fuzz$$target -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) $$corpus > $$log 2>&1 \
@@ -72,10 +82,11 @@ idle-cpu: deps
 # runs every pair as separate processes on 127.0.0.1 and prints one table (README "Performance"); the figures go
 # to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's join-storm target.
 BENCH_CLIENTS ?= 200
+BENCH_CC ?= $(shell command -v cc || command -v clang)
 bench: deps
 	mkdir -p Benchmarks/.build-c
 	for program in echo_server echo_client; do \
-	  cc -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
+	  $(BENCH_CC) -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
 	    $$(pkg-config --cflags --libs libwebsockets) || exit 1; \
 	done
 	cd Benchmarks && $(SWIFT) build -c release

@@ -151,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite",
+                "RoomServer", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -234,23 +234,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Heartbeat, reconnect, resume and rejoin: unit tests on a ManualClock, and fault injection through
-        // TestSupport's FaultProxy with scaled-down timings (issue 8).
-        .testTarget(
-            name: "ResilienceTests",
-            dependencies: [
-                "JSONRPC", "RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "SignalingSupport",
-                "WebSocketTransport", "TestSupport",
-            ],
-            swiftSettings: strict
-        ),
-        // Descriptors, streams and continuations after many reconnect cycles; `make leaks` runs it in its own
-        // process, and `make test` skips it (DESIGN §7: leak runs are their own target).
-        .testTarget(
-            name: "LeakTests",
-            dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
-            swiftSettings: strict
-        ),
         // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.
         .testTarget(
             name: "TreeTests",
@@ -267,6 +250,23 @@ let package = Package(
                 "SharedObjects", "SharedObjectServer", "SharedObjectSQLite", "RoomServer", "RoomClient", "JSONRPC",
                 "WebSocketTransport", "SignalingSupport", "TestSupport",
             ],
+            swiftSettings: strict
+        ),
+        // Heartbeat, reconnect, resume and rejoin: unit tests on a ManualClock, and fault injection through
+        // TestSupport's FaultProxy with scaled-down timings (issue 8).
+        .testTarget(
+            name: "ResilienceTests",
+            dependencies: [
+                "JSONRPC", "RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "SignalingSupport",
+                "WebSocketTransport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // Descriptors, streams and continuations after many reconnect cycles; `make leaks` runs it in its own
+        // process, and `make test` skips it (DESIGN §7: leak runs are their own target).
+        .testTarget(
+            name: "LeakTests",
+            dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
         // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """`make bench` (issue 9): runs every benchmark process, prints ONE table, writes the same figures as JSON.
 
-Usage: run.py [--clients N] [--seconds S] [--json PATH]
+Usage: run.py [--clients N] [--seconds S] [--repeats R] [--json PATH]
   --clients  room-load clients (default $BENCH_CLIENTS or 200; the issue's target uses 1000)
-  --seconds  pipelined phase of each echo pair (default $BENCH_SECONDS or 2; the sequential phase takes half)
+  --seconds  pipelined phase of each echo pair (default $BENCH_SECONDS or 1; the sequential phase takes half)
+  --repeats  runs of each echo pair, pinned and unpinned interleaved; the table shows medians (default 3)
   --json     where the figures go (default Benchmarks/results/latest.json)
 
 Every server binds 127.0.0.1 on an ephemeral port and runs as its own process, separate from its client. The echo
@@ -16,6 +17,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -93,17 +95,36 @@ def run_json(command, limit, prefix=()):
     return json.loads(lines[-1])
 
 
-def echo_pairs(seconds, pinned):
+def echo_pair(server_kind, client_kind, seconds, pinned):
     prefix = PINNED if pinned else ()
+    server = Server(SERVERS[server_kind], prefix)
+    try:
+        return run_json(CLIENTS[client_kind](server.url, str(seconds)), 10 * seconds + 30, prefix)
+    except (RuntimeError, subprocess.TimeoutExpired) as error:
+        return {"error": str(error)}
+    finally:
+        server.stop()
+
+
+def echo_rounds(seconds, repeats):
+    """Every pair `repeats` times, pinned and unpinned interleaved (so a burst of load from elsewhere hits all rows
+    alike); each figure is the median over the runs, which are kept under "runs"."""
+    runs = {mode: {key: [] for key, *_ in PAIRS} for mode in ("pinned", "unpinned")}
+    for _ in range(repeats):
+        for mode in runs:
+            for key, _label, server_kind, client_kind in PAIRS:
+                runs[mode][key].append(echo_pair(server_kind, client_kind, seconds, mode == "pinned"))
     results = {}
-    for key, _label, server_kind, client_kind in PAIRS:
-        server = Server(SERVERS[server_kind], prefix)
-        try:
-            results[key] = run_json(CLIENTS[client_kind](server.url, str(seconds)), 10 * seconds + 30, prefix)
-        except (RuntimeError, subprocess.TimeoutExpired) as error:
-            results[key] = {"error": str(error)}
-        finally:
-            server.stop()
+    for mode, pairs in runs.items():
+        results[mode] = {}
+        for key, attempts in pairs.items():
+            good = [run for run in attempts if "error" not in run]
+            if not good:
+                results[mode][key] = attempts[-1]
+                continue
+            results[mode][key] = {field: statistics.median(run[field] for run in good)
+                                  for field in ("msgs_per_s", "rtt_p50_us", "rtt_p99_us")}
+            results[mode][key]["runs"] = attempts
     return results
 
 
@@ -190,7 +211,8 @@ def targets(derived, sdp, load, idle_result, clients):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=int(os.environ.get("BENCH_CLIENTS", "200")))
-    parser.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "2")))
+    parser.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "1")))
+    parser.add_argument("--repeats", type=int, default=int(os.environ.get("BENCH_REPEATS", "3")))
     parser.add_argument("--idle-seconds", type=float, default=float(os.environ.get("BENCH_IDLE_SECONDS", "10")))
     parser.add_argument("--json", default=str(HERE / "results" / "latest.json"))
     args = parser.parse_args()
@@ -204,7 +226,7 @@ def main():
             machine["cpu"] = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    echo = {"pinned": echo_pairs(args.seconds, True), "unpinned": echo_pairs(args.seconds, False)}
+    echo = echo_rounds(args.seconds, args.repeats)
     load = room_load(args.clients)
     idle_result = idle(args.idle_seconds)
     sdp = run_json([SDP, "--json"], 120)["sdp"]
@@ -260,9 +282,10 @@ def main():
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     print(f"nproc {machine['nproc']}, {machine.get('cpu', '?')}; load average {machine['loadavg_at_start']:.2f} "
           f"at start; echo pairs {args.seconds:g} s pipelined (32 in flight) + {args.seconds / 2:g} s sequential, "
-          f"256-byte text frames")
+          f"256-byte text frames, median of {args.repeats} interleaved runs")
     print("\n".join(lines))
-    results = {"machine": machine, "seconds": args.seconds, "clients": args.clients, "echo": echo,
+    results = {"machine": machine, "seconds": args.seconds, "repeats": args.repeats, "clients": args.clients,
+               "echo": echo,
                "derived": derived, "room_load": load, "sdp": sdp, "idle": idle_result, "targets": goals,
                "elapsed_s": round(time.monotonic() - started, 1)}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

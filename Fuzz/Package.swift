@@ -2,7 +2,7 @@
 import Foundation
 import PackageDescription
 
-// libFuzzer targets for the SDP module (DESIGN §1: its own package so the root manifest stays light).
+// libFuzzer targets for the SDP parsers, our WebSocket inbound reassembly, the JSON-RPC envelope and Room params (DESIGN §1: its own package so the root manifest stays light).
 // A fuzz executable has no main() of its own, so the targets exist only when FUZZ is set (LWS-NOTES §6):
 //   FUZZ=1 swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
 // `make fuzz` in the root does this and runs each target for a bounded time.
@@ -17,11 +17,18 @@ let package = Package(
 )
 
 if Context.environment["FUZZ"] != nil {
-    for name in ["FuzzSDP", "FuzzCandidate"] {
+    // Each target and the root products it fuzzes.
+    let targets: [(String, [String])] = [
+        ("FuzzSDP", ["SDP"]), ("FuzzCandidate", ["SDP"]),
+        ("FuzzInbound", ["WebSocketTransport"]),  // our fragment reassembly (framing itself is inside lws)
+        ("FuzzEnvelope", ["JSONRPC"]),  // JSONParser + RPCCodec: decode, classify, round trip
+        ("FuzzRoomParams", ["RoomProtocol", "JSONRPC"]),  // every method's params, results and notifications
+    ]
+    for (name, products) in targets {
         package.targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [.product(name: "SDP", package: root)],
+                dependencies: products.map { .product(name: $0, package: root) },
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]
             ))
     }

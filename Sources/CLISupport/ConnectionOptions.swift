@@ -1,15 +1,19 @@
 import ArgumentParser
+import JSONRPC
 import Logging
 import WebSocketTransport
 
 /// How a command-line tool connects: the request timeout and retries, the bearer token, TLS trust and logging.
 /// Each tool turns these into its client's configuration.
 public struct ConnectionOptions: ParsableArguments {
-    @Option(help: "Seconds to wait for each response (the first attempt; each retry doubles it).")
+    @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it).")
     public var timeout: Double = 5
 
     @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
     public var retries: Int = 1
+
+    @Option(help: "Seconds to keep reconnecting after the connection drops, resuming the session (room-join also rejoins the room and renegotiates its media when the server lost the session); 0 exits at the first drop.")
+    public var reconnectFor: Double = 60
 
     @Option(help: "A bearer token, sent as 'Authorization: Bearer TOKEN' on the WebSocket upgrade.")
     public var token: String?
@@ -28,10 +32,25 @@ public struct ConnectionOptions: ParsableArguments {
     public func validate() throws {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        guard reconnectFor >= 0, reconnectFor.isFinite else {
+            throw ValidationError("--reconnect-for must be a number of seconds, 0 or more")
+        }
     }
 
     /// `--timeout` as a duration.
     public var requestTimeout: Duration { .milliseconds(Int(timeout * 1000)) }
+
+    /// The reconnect policy `--reconnect-for` makes: automatic within that total budget, or off for 0.
+    public var reconnectPolicy: JSONRPCClient.ReconnectPolicy {
+        reconnectFor == 0 ? .off : .automatic(.init(budget: .milliseconds(Int((reconnectFor * 1000).rounded()))))
+    }
+
+    /// Applies `--ca-file` and `--insecure` to `options`, and bounds their handshake timeout by `--timeout`: a
+    /// listener that never completes the handshake must not hold the run longer than that (issue 8).
+    public func apply(to options: inout WebSocketClientConfiguration) {
+        options.tls = tls
+        options.handshakeTimeout = min(options.handshakeTimeout, requestTimeout)
+    }
 
     /// The WebSocket options `--ca-file` and `--insecure` make.
     public var tls: TLSClientConfiguration {

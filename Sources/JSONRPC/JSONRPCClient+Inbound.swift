@@ -42,6 +42,11 @@ extension JSONRPCClient {
     private func handle(_ message: Result<RPCMessage, RPCInvalidMessage>) -> RPCRequest? {
         switch message {
         case .failure(let invalid):
+            // An invalid answer that names a pending call (e.g. `"jsonrpc":"1.0"`) fails that call at once
+            // instead of leaving it to time out (issue 8: hostile servers).
+            if let id = invalid.id, id != .null, pending.complete(id, with: .failure(.invalidResponse(invalid.reason))) {
+                return nil
+            }
             report(.invalidResponse(invalid.reason))
         case .success(.response(let response)):
             accept(response)

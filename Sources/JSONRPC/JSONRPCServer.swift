@@ -115,7 +115,9 @@ public final class JSONRPCServer: Sendable {
     /// connection, from its own task; cancelling that task closes the connection with 1001.
     public func serve(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration)
+        let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
+            self?.endSession(session)
+        }
         sessions.withLock { $0[first.id] = first }
         let current = LockedValue(first)
         logger.debug("serving", metadata: ["session": "\(first)"])

@@ -30,7 +30,9 @@ final class OneShot<Value: Sendable>: Sendable {
 
     /// Waits for the value.
     func wait() async -> Value {
-        await withCheckedContinuation { continuation in
+        // Already fulfilled (a reply that overtook its sender's resumption): no suspension, so no thread hop.
+        if let value = current { return value }
+        return await withCheckedContinuation { continuation in
             let ready = state.withLock { s -> Value? in
                 switch s {
                 case .pending(var waiters):

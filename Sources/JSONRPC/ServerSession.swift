@@ -18,9 +18,13 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
     /// The ping watchdog: the declared interval and the timer that fires after 3 × it without a ping.
     let watchdog = LockedValue(PingWatchdog())
+    /// Ends the session at its server (as `closeSession` does).
+    private let ender: @Sendable (ServerSession) -> Void
 
-    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration) {
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration,
+         end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
+        ender = end
         self.binding = LockedValue(binding)
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
                                   limit: configuration.maxRememberedResponses)
@@ -66,6 +70,14 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Closes the session's current connection.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
+    }
+
+    /// Ends the session for good, as `closeSession` would, then closes its current connection (if any) with `code`
+    /// and `reason`: the server's ``JSONRPCServer/whenSessionEnds(_:)`` handlers run, and a later
+    /// `connect{sessionId}` naming it gets 40007 (PROTOCOL §0). Ending an ended session does nothing more.
+    public func end(code: UInt16 = 1000, reason: String = "") async {
+        ender(self)
+        await close(code: code, reason: reason)
     }
 
     /// Asks the server to close the connection that carried request `id` with `code` and `reason` once the reply

@@ -3,7 +3,13 @@ import SDP
 /// Checks an answer against its offer, reading both through the SDP parser's model only.
 public enum AnswerChecker {
     /// Every rule the pair breaks, in m-line order; empty when the answer is valid.
-    public static func violations(offer: SessionDescription, answer: SessionDescription) -> [AnswerViolation] {
+    /// - Parameters:
+    ///   - offer: The offer.
+    ///   - answer: Its answer.
+    ///   - current: For a renegotiation (a subsequent offer), the descriptions in force before it; with them
+    ///     ``AnswerRule/iceRestart`` is checked too. `nil` (the default) for an initial offer.
+    public static func violations(offer: SessionDescription, answer: SessionDescription,
+                                  current: CurrentDescriptions? = nil) -> [AnswerViolation] {
         var found: [AnswerViolation] = []
         func report(_ rule: AnswerRule, _ line: Int?, _ message: String) {
             found.append(AnswerViolation(rule: rule, mLine: line, message: message))
@@ -30,6 +36,7 @@ public enum AnswerChecker {
         }
         for index in offer.media.indices where index < answer.media.count {
             checkSection(index, offer: offer, answer: answer, report: report)
+            if let current { checkICERestart(index, offer: offer, answer: answer, current: current, report: report) }
         }
         return found
     }
@@ -44,6 +51,9 @@ public enum AnswerChecker {
         if o.isRejected && a.port != 0 { report(.rejectedStaysRejected, index, "the offer rejected this section") }
         guard a.port != 0 else { return }
 
+        if !o.isRejected, !a.formats.isEmpty, Set(a.formats).isDisjoint(with: o.formats) {
+            report(.unsupportedRejected, index, "no format in common with the offer, but port \(a.port) instead of 0")
+        }
         if o.proto.contains("RTP") { checkRTP(index, offer: offer, answer: answer, report: report) }
         if a.proto.contains("SCTP"), a.sctpPort == nil, !a.hasAttribute(named: "sctpmap") {
             report(.sctpPort, index, "data section without a=sctp-port")

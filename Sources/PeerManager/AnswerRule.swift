@@ -35,6 +35,13 @@ public enum AnswerRule: String, Hashable, Sendable, Codable, CaseIterable {
     case sctpPort = "sctp-port"
     /// RFC 8285 §5: only offered header extensions, with the offered ids.
     case extmapSubset = "extmap-subset"
+    /// RFC 3264 §6: a stream with no format in common with the offer (one the answerer does not support) is
+    /// rejected with port 0. (A stream the offer rejected is ``rejectedStaysRejected``.)
+    case unsupportedRejected = "unsupported-rejected"
+    /// RFC 8839 §4.4.1.1 / JSEP §5.3.1, in a renegotiation: an offer with new ice-ufrag/ice-pwd restarts ICE, and
+    /// its answer carries new ones too; an answer to an offer that does not restart keeps its current ones.
+    /// Checked only when ``AnswerChecker`` is given the current descriptions.
+    case iceRestart = "ice-restart"
 }
 
 /// One broken rule, where and why.

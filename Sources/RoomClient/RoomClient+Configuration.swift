@@ -63,13 +63,6 @@ extension RoomClient {
         }
 
         /// The WebSocket options with the `Authorization` header added when there is a token.
-        var webSocketWithAuthorization: WebSocketClientConfiguration {
-            var options = webSocket
-            if let authToken {
-                options.headers.removeAll { $0.name.lowercased() == "authorization" }
-                options.headers.append((name: "Authorization", value: "Bearer \(authToken)"))
-            }
-            return options
-        }
+        var webSocketWithAuthorization: WebSocketClientConfiguration { webSocket.authorized(by: authToken) }
     }
 }

@@ -77,6 +77,9 @@ extension RoomServer {
 
     /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
     private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
+        for (what, name) in [("user", params.user), ("room", params.room)] where name.utf8.count > Self.maxNameLength {
+            throw RoomError(.generic, message: "\(what) name of \(name.utf8.count) bytes exceeds \(Self.maxNameLength)")
+        }
         try RoomNaming.validateUserName(params.user)
         guard !params.room.isEmpty else {
             throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
@@ -95,6 +98,10 @@ extension RoomServer {
         await flush(outboxes)
         return RoomResult.joined(peers).json
     }
+
+    /// The longest user or room name a join accepts, in UTF-8 bytes; a longer one gets 999 without being echoed
+    /// (issue 8: huge strings).
+    static let maxNameLength = 256
 
     /// DESIGN §6: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")

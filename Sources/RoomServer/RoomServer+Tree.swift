@@ -25,7 +25,8 @@ extension RoomServer {
     /// The trees, by id: whether the source is set, and the sinks.
     public var trees: [String: TreeState] { treeRegistry.snapshot }
 
-    /// Registers the Tree methods on the Tree router; an ended session's trees are released and its sinks removed.
+    /// Registers the Tree methods on the Tree router; an ended session's trees are released and its sinks removed,
+    /// and a resumed session gets the notifications that waited for it (DESIGN §5).
     func registerTreeMethods() {
         for method in TreeMethod.allCases {
             treeRPC.register(method.rawValue) { [weak self] params, context in
@@ -38,6 +39,10 @@ extension RoomServer {
             self.rateLimiter.forget(session.id)
             let released = self.treeRegistry.endSession(session)
             Task { for endpoint in released { await self.media.release(endpoint) } }
+        }
+        treeRPC.whenSessionResumes { [weak self] session in
+            guard let outbox = self?.treeRegistry.outbox(of: session) else { return }
+            Task { await outbox.flush() }
         }
     }
 
@@ -86,9 +91,11 @@ extension RoomServer {
             for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }
         case .setTreeSource(let params):
             try treeRegistry.beginSource(params.treeId, session: session)
-            let answer = try await createTreeEndpoint(.source, of: params.treeId, session: session,
-                                                      abandon: { self.treeRegistry.abandonSource(params.treeId) },
-                                                      finish: { self.treeRegistry.finishSource(params.treeId) }) {
+            let answer = try await createTreeEndpoint(
+                .source, of: params.treeId, session: session,
+                abandon: { self.treeRegistry.abandonSource(params.treeId) },
+                finish: { self.treeRegistry.finishSource(params.treeId, queueing: $0, to: session) }
+            ) {
                 try await self.media.createPublisher(.treeSource(params.treeId), offer: params.offerSdp, loopback: false)
             }
             return TreeResult.answer(answer).json
@@ -96,9 +103,11 @@ extension RoomServer {
             await media.release(try treeRegistry.removeSource(params.treeId, session: session))
         case .addTreeSink(let params):
             let sinkId = try treeRegistry.beginSink(params.treeId, session: session)
-            let answer = try await createTreeEndpoint(.sink(sinkId), of: params.treeId, session: session,
-                                                      abandon: { self.treeRegistry.abandonSink(sinkId, of: params.treeId) },
-                                                      finish: { self.treeRegistry.finishSink(sinkId, of: params.treeId) }) {
+            let answer = try await createTreeEndpoint(
+                .sink(sinkId), of: params.treeId, session: session,
+                abandon: { self.treeRegistry.abandonSink(sinkId, of: params.treeId) },
+                finish: { self.treeRegistry.finishSink(sinkId, of: params.treeId, queueing: $0, to: session) }
+            ) {
                 try await self.media.createSubscriber(.treeSink(sinkId, of: params.treeId), offer: params.offerSdp)
             }
             return TreeResult.sink(TreeSinkResult(sinkId: sinkId, answerSdp: answer)).json
@@ -116,10 +125,12 @@ extension RoomServer {
     }
 
     /// Creates a reserved tree endpoint at the backend, then sends its server candidates to the caller before the
-    /// answer goes out (as Kurento may). When the tree or sink went away meanwhile, the endpoint is released.
+    /// answer goes out (as Kurento may): `finish` marks the endpoint ready and queues them in the caller's outbox,
+    /// where they wait if the caller is in its reconnection window. When the tree or sink went away meanwhile,
+    /// the endpoint is released.
     private func createTreeEndpoint(
         _ endpoint: TreeEndpoint, of treeId: String, session: ServerSession,
-        abandon: () -> Void, finish: () -> Bool, _ backendCall: () async throws -> MediaAnswer
+        abandon: () -> Void, finish: ([TreeNotification]) -> Bool, _ backendCall: () async throws -> MediaAnswer
     ) async throws -> String {
         let answer: MediaAnswer
         do {
@@ -128,17 +139,16 @@ extension RoomServer {
             abandon()
             throw error
         }
-        guard finish() else {
+        let notifications = answer.candidates.map { candidate in
+            TreeNotification.iceCandidate(TreeIceCandidate(
+                treeId: treeId, endpoint: endpoint, candidate: candidate.candidate, sdpMid: candidate.sdpMid,
+                sdpMLineIndex: candidate.sdpMLineIndex))
+        }
+        guard finish(notifications) else {
             await media.release(.tree(treeId, endpoint))
             throw TreeError(.treeException, message: "Tree '\(treeId)': the \(endpoint) ended while it was created")
         }
-        for candidate in answer.candidates {
-            let message = TreeIceCandidate(treeId: treeId, endpoint: endpoint, candidate: candidate.candidate,
-                                           sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex)
-            let notification = TreeNotification.iceCandidate(message)
-            // A session in its reconnection window misses it: Tree has no outbox (the client re-creates its sink).
-            try? await session.notify(notification.method.rawValue, params: notification.params)
-        }
+        await treeRegistry.outbox(of: session)?.flush()
         return answer.sdp
     }
 }

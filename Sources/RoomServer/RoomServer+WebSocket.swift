@@ -18,6 +18,8 @@ extension RoomServer {
         webSocket.port = configuration.port
         webSocket.tls = configuration.tls
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
+        webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
+        webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
         let authorize = configuration.authorizeUpgrade
         webSocket.upgradeFilter = { request in
             guard paths.contains(request.path) || request.path == treePath else {

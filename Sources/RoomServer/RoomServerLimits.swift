@@ -16,11 +16,17 @@ public struct RoomServerLimits: Sendable, Hashable {
     public var maxTrees: Int?
     /// Sinks per tree (additions in progress count); one more gets Tree error 2 naming the limit. `nil`: no limit.
     public var maxSinksPerTree: Int?
+    /// Open WebSocket connections from one IP address; one more upgrade is refused with HTTP 429
+    /// (DESIGN §6). `nil` (the default): no limit.
+    public var maxConnectionsPerIP: Int?
+    /// Time an accepted socket has to complete its WebSocket upgrade before it is dropped (DESIGN §5: slowloris
+    /// protection). Default 5 s.
+    public var handshakeTimeout: Duration
 
     /// Creates limits; every argument has its default.
     public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
                 maxQueuedNotifications: Int = 1000, maxRequestsPerSecond: Int? = nil, maxTrees: Int? = nil,
-                maxSinksPerTree: Int? = nil) {
+                maxSinksPerTree: Int? = nil, maxConnectionsPerIP: Int? = nil, handshakeTimeout: Duration = .seconds(5)) {
         self.maxRooms = maxRooms
         self.maxParticipantsPerRoom = maxParticipantsPerRoom
         self.maxQueuedCandidates = maxQueuedCandidates
@@ -28,5 +34,7 @@ public struct RoomServerLimits: Sendable, Hashable {
         self.maxRequestsPerSecond = maxRequestsPerSecond
         self.maxTrees = maxTrees
         self.maxSinksPerTree = maxSinksPerTree
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.handshakeTimeout = handshakeTimeout
     }
 }

@@ -9,6 +9,9 @@ import SignalingSupport
 /// and release the tree. Any session may add sinks; a sink is its adder's (the tree's owner may remove it too).
 /// Checks and reservations happen synchronously under one lock before any `await` (DESIGN §6 re-entrancy); the
 /// media backend is called outside it, and an endpoint whose tree or sink went away meanwhile is released.
+///
+/// Each session's `iceCandidate` notifications go through its ``NotificationOutbox`` (taken under the trees' lock,
+/// after it), so that they wait for a session in its reconnection window as Room's do (DESIGN §5).
 final class TreeRegistry: Sendable {
     enum Phase: Sendable, Hashable { case creating, ready }
 
@@ -31,6 +34,8 @@ final class TreeRegistry: Sendable {
     }
 
     private let state = LockedValue([String: Tree]())
+    /// The outboxes, by session id: made for a session's first notification, forgotten when the session ends.
+    private let outboxes = LockedValue([String: NotificationOutbox]())
     private let limits: RoomServerLimits
 
     init(limits: RoomServerLimits) { self.limits = limits }
@@ -82,11 +87,13 @@ final class TreeRegistry: Sendable {
         }
     }
 
-    /// Marks the reserved source ready; `false` when the tree was released meanwhile.
-    func finishSource(_ id: String) -> Bool {
+    /// Marks the reserved source ready and queues `notifications` to `session` at the same time (the owner's
+    /// session: it reserved the source); `false` when the tree was released meanwhile.
+    func finishSource(_ id: String, queueing notifications: [TreeNotification], to session: ServerSession) -> Bool {
         (try? withTree(id) { (tree: inout Tree) throws(TreeError) -> Bool in
             guard tree.source == .creating else { return false }
             tree.source = .ready
+            queue(notifications, to: session)
             return true
         }) ?? false
     }
@@ -122,13 +129,33 @@ final class TreeRegistry: Sendable {
         }
     }
 
-    /// Marks a reserved sink ready; `false` when it or its tree went away meanwhile.
-    func finishSink(_ sinkId: String, of id: String) -> Bool {
+    /// Marks a reserved sink ready and queues `notifications` to `session` at the same time (the sink's adder);
+    /// `false` when it or its tree went away meanwhile.
+    func finishSink(_ sinkId: String, of id: String, queueing notifications: [TreeNotification],
+                    to session: ServerSession) -> Bool {
         (try? withTree(id) { (tree: inout Tree) throws(TreeError) -> Bool in
             guard tree.sinks[sinkId]?.phase == .creating else { return false }
             tree.sinks[sinkId]?.phase = .ready
+            queue(notifications, to: session)
             return true
         }) ?? false
+    }
+
+    /// Queues `notifications` in the outbox of `session`, made if it has none. Called under the trees' lock, so a
+    /// session that ended (``endSession(_:)`` takes it too) never gets an outbox again.
+    private func queue(_ notifications: [TreeNotification], to session: ServerSession) {
+        guard !notifications.isEmpty else { return }
+        outboxes.withLock { outboxes in
+            let outbox = outboxes[session.id]
+                ?? NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+            outboxes[session.id] = outbox
+            for notification in notifications { outbox.enqueue(notification) }
+        }
+    }
+
+    /// The outbox of `session`, if it was ever sent a notification.
+    func outbox(of session: ServerSession) -> NotificationOutbox? {
+        outboxes.withLock { $0[session.id] }
     }
 
     /// Drops a reserved sink after the backend failed.
@@ -177,6 +204,7 @@ final class TreeRegistry: Sendable {
     /// Forgets an ended session: its trees are released and its sinks removed. Returns the endpoints to release.
     func endSession(_ session: ServerSession) -> [MediaEndpointID] {
         state.withLock { trees in
+            outboxes.withLock { _ = $0.removeValue(forKey: session.id) }
             var released: [MediaEndpointID] = []
             for (id, var tree) in trees {
                 if tree.owner == session.id {

@@ -18,7 +18,11 @@ enum SDPGrammar {
 
     /// `true` when `text` is a non-empty RFC 8866 token.
     static func isToken(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isTokenChar)
+        // The contiguous bytes when there are some: the generic index walk was the parser's top cost (issue 9).
+        if let result = text.utf8.withContiguousStorageIfAvailable({ !$0.isEmpty && $0.allSatisfy(isTokenChar) }) {
+            return result
+        }
+        return !text.isEmpty && text.utf8.allSatisfy(isTokenChar)
     }
 
     /// RFC 8839 `ice-char`: ALPHA / DIGIT / "+" / "/".

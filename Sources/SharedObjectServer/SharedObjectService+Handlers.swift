@@ -35,7 +35,7 @@ extension SharedObjectService {
             object.members[session.id] = session
             s.objects[name] = object
             var client = s.clients[session.id]
-                ?? Client(outbox: SharedObjectOutbox(session: session, limit: limits.maxQueuedNotifications))
+                ?? Client(outbox: SharedObjectOutbox(sharedObjectsOf: session, limit: limits.maxQueuedNotifications))
             client.names.insert(name)
             s.clients[session.id] = client
             let snapshot = SharedObjectState(name: name, version: object.version, persistent: object.persistent,
@@ -122,7 +122,7 @@ extension SharedObjectService {
     }
 
     private func admit(_ session: ServerSession) throws(RPCErrorObject) {
-        guard rateLimiter.admit(session.id) else {
+        guard rateLimiter.count(session.id) <= rateLimiter.limit ?? .max else {
             throw .sharedObject(.rateLimited,
                                 "rate limited: more than \(rateLimiter.limit ?? 0) shared-object updates per second")
         }

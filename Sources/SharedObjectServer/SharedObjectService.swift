@@ -78,14 +78,14 @@ public final class SharedObjectService: Sendable {
     /// The settings this service was made with.
     public let configuration: Configuration
     let state = LockedValue(State())
-    let rateLimiter: UpdateRateLimiter
+    let rateLimiter: WindowedRateCounter
     var logger: Logger { configuration.logger }
     var limits: SharedObjectLimits { configuration.limits }
 
     /// Creates a service.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        rateLimiter = UpdateRateLimiter(limit: configuration.limits.maxUpdatesPerSecond, clock: configuration.clock)
+        rateLimiter = WindowedRateCounter(limit: configuration.limits.maxUpdatesPerSecond, clock: configuration.clock)
     }
 
     /// Creates a service with `store`, `limits` and `authorizer` (see ``Configuration``).

@@ -29,6 +29,8 @@ public final class SharedObjectClient: Sendable {
     struct Watch {
         var everConnected = false
         var lost = false
+        /// Whether the observer has seen a state yet (until then, the state at creation counts).
+        var observed = false
     }
 
     /// The JSON-RPC client the objects talk through.
@@ -46,6 +48,9 @@ public final class SharedObjectClient: Sendable {
         self.logger = logger
         client.observeNotifications { [weak self] notification in self?.route(notification) }
         client.observeConnectionStates { [weak self] state in self?.connectionChanged(state) }
+        // Made after the client connected (a RoomClient that joined first): that connection counts as the first.
+        let connected = client.isConnected
+        watch.withLock { w in if !w.observed { w.everConnected = connected } }
     }
 
     /// The object called `name` (one instance per name), not connected until ``SharedObject/connect(persistent:)``.
@@ -107,7 +112,10 @@ public final class SharedObjectClient: Sendable {
         if state.isConnected || text.contains("resumed") || text.contains("rejoined") {
             connectedAgain = noteConnected(rejoined: text.contains("rejoined"))
         } else {
-            watch.withLock { $0.lost = $0.everConnected }
+            watch.withLock { w in
+                w.lost = w.everConnected
+                w.observed = true
+            }
             connectedAgain = false
         }
         if connectedAgain { Task { await self.resyncAll() } }
@@ -118,6 +126,7 @@ public final class SharedObjectClient: Sendable {
             defer {
                 w.everConnected = true
                 w.lost = false
+                w.observed = true
             }
             return w.everConnected && (w.lost || rejoined)
         }

@@ -92,6 +92,24 @@ public final class ChildProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Starts sampling the process's peak resident memory (`VmHWM` in `/proc/<pid>/status`, a high-water mark)
+    /// every 2 ms on a thread of its own until the process is gone; the box holds the largest value seen, in KiB.
+    /// Growth in the last 2 ms before the exit can be missed, so assert generous bounds only.
+    public func samplePeakMemory() -> LockedBox<Int> {
+        let peak = LockedBox(0)
+        let path = "/proc/\(process.processIdentifier)/status"
+        Thread.detachNewThread {
+            while let status = try? String(contentsOfFile: path, encoding: .utf8), !status.contains("State:\tZ") {
+                if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kib = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "") {
+                    peak.mutate { $0 = max($0, kib) }
+                }
+                usleep(2000)
+            }
+        }
+        return peak
+    }
+
     /// Waits at most `timeout` for the process to exit and returns its status; past the deadline the process is
     /// killed (SIGKILL) and ``DeadlineExceeded`` is thrown.
     public func exitStatus(within timeout: Duration = .seconds(10)) async throws -> Int32 {

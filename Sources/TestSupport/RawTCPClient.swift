@@ -60,3 +60,49 @@ extension RawTCPClient {
         try write(Array(request.utf8))
     }
 }
+
+extension RawTCPClient {
+    /// Reads everything until the peer closes (or resets) and returns it.
+    public func readToEOF() async -> [UInt8] {
+        let fd = self.fd
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 64 << 10)
+                while case let n = recv(fd, &buffer, buffer.count, 0), n > 0 { received += buffer.prefix(n) }
+                continuation.resume(returning: received)
+            }
+        }
+    }
+
+    /// One masked client frame (RFC 6455 §5.3), whatever its payload: invalid UTF-8 in a text frame included.
+    public static func maskedFrame(_ opcode: HostilePeer.Opcode, _ payload: [UInt8]) -> [UInt8] {
+        var header = HostilePeer.header(opcode, length: UInt64(payload.count))
+        header[1] |= 0x80
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        return header + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    }
+
+    /// The close code of the first close frame the server sent after its `101` response in `bytes` (a capture
+    /// from ``readToEOF()``), or `nil` when there is none.
+    public static func closeCode(in bytes: [UInt8]) -> UInt16? {
+        let end = Array("\r\n\r\n".utf8)
+        guard let start = (0...max(0, bytes.count - 4)).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == end })
+        else { return nil }
+        var i = start + 4
+        while i + 1 < bytes.count {
+            let opcode = bytes[i] & 0x0F
+            var length = Int(bytes[i + 1] & 0x7F), offset = i + 2
+            if length == 126, offset + 2 <= bytes.count {
+                length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+                offset += 2
+            } else if length == 127 {
+                return nil
+            }
+            if opcode == 8 {
+                return offset + 2 <= bytes.count ? UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]) : 1005
+            }
+            i = offset + length
+        }
+        return nil
+    }
+}

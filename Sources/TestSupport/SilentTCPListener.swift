@@ -15,6 +15,11 @@ public final class SilentTCPListener: Sendable {
     }
 
     public init() throws {
+        (fd, port) = try Self.listeningSocket()
+    }
+
+    /// A TCP socket listening on 127.0.0.1 on an ephemeral port, and that port.
+    static func listeningSocket(backlog: Int32 = 16) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError(description: "socket: \(errno)") }
         var addr = sockaddr_in()
@@ -25,15 +30,14 @@ public final class SilentTCPListener: Sendable {
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, backlog) == 0 else {
             close(fd)
             throw SocketError(description: "bind/listen: \(errno)")
         }
         _ = withUnsafeMutablePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
-        self.fd = fd
-        self.port = Int(UInt16(bigEndian: addr.sin_port))
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
     }
 
     deinit { close(fd) }

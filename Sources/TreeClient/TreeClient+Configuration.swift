@@ -21,6 +21,12 @@ extension TreeClient {
         public var clock: any SignalingClock
         /// Per-subscriber buffer of ``TreeClient/events``. Default 1,024.
         public var eventBufferLimit: Int
+        /// What happens on a drop: reconnect and resume the session (its trees and sinks stay while the server's
+        /// reconnection window lasts). Default ``JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the
+        /// client at the first drop.
+        public var reconnect: JSONRPCClient.ReconnectPolicy
+        /// The `ping` heartbeat. Default ``JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
+        public var heartbeat: JSONRPCClient.Heartbeat
 
         /// Creates a configuration; every argument has the DESIGN §5 default.
         public init(
@@ -30,7 +36,9 @@ extension TreeClient {
             authToken: String? = nil,
             logger: Logger = Logger(label: "KurentoSignaling.TreeClient", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock(),
-            eventBufferLimit: Int = 1024
+            eventBufferLimit: Int = 1024,
+            reconnect: JSONRPCClient.ReconnectPolicy = .standard,
+            heartbeat: JSONRPCClient.Heartbeat = .standard
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -39,20 +47,16 @@ extension TreeClient {
             self.logger = logger
             self.clock = clock
             self.eventBufferLimit = eventBufferLimit
+            self.reconnect = reconnect
+            self.heartbeat = heartbeat
         }
 
         var rpc: JSONRPCClient.Configuration {
-            .init(requestTimeout: requestTimeout, retries: retries, logger: logger, clock: clock)
+            .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat,
+                  logger: logger, clock: clock)
         }
 
         /// The WebSocket options with the `Authorization` header added when there is a token.
-        var webSocketWithAuthorization: WebSocketClientConfiguration {
-            var options = webSocket
-            if let authToken {
-                options.headers.removeAll { $0.name.lowercased() == "authorization" }
-                options.headers.append((name: "Authorization", value: "Bearer \(authToken)"))
-            }
-            return options
-        }
+        var webSocketWithAuthorization: WebSocketClientConfiguration { webSocket.authorized(by: authToken) }
     }
 }

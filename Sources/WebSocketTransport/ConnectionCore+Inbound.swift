@@ -8,43 +8,24 @@ import Foundation
 extension ConnectionCore {
     /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        // A message in one chunk (the usual case) is made straight from lws's buffer: one copy, not two.
-        if !rxInMessage, lws_is_final_fragment(wsi) != 0, length <= limits.maxMessageSize {
-            let bytes = UnsafeRawBufferPointer(start: length > 0 ? input : nil, count: length)
-            if lws_frame_is_binary(wsi) != 0 {
-                deliver(.binary(Data(bytes)), wsi)
-            } else {
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    return closeNow(wsi, .invalidPayload, "text message is not valid UTF-8")
-                }
-                deliver(.text(text), wsi)
-            }
+        let chunk = UnsafeRawBufferPointer(start: length > 0 ? input : nil, count: input == nil ? 0 : length)
+        switch rx.receive(chunk, binary: lws_frame_is_binary(wsi) != 0, final: lws_is_final_fragment(wsi) != 0) {
+        case .partial:
             return 0
+        case .message(let message):
+            deliver(message, wsi)
+            return 0
+        case .tooBig:
+            // Not `return -1` here: lws 4.1.6 frees the client connection twice when RECEIVE fails in the middle
+            // of a frame (one 20 MB frame from a hostile server aborted the process with "double free"). The close
+            // goes out through WRITEABLE instead, and reading stops meanwhile.
+            lws_rx_flow_control(wsi, 0)
+            beginClose(code: WebSocketCloseCode.messageTooBig.rawValue,
+                       reason: "message exceeds \(limits.maxMessageSize) bytes", flush: false)
+            return 0
+        case .invalidUTF8:
+            return closeNow(wsi, .invalidPayload, "text message is not valid UTF-8")
         }
-        if !rxInMessage {
-            rxInMessage = true
-            rxBinary = lws_frame_is_binary(wsi) != 0
-            rxBuffer.removeAll(keepingCapacity: rxBuffer.capacity <= limits.maxFrameSize * 2)
-        }
-        guard rxBuffer.count + length <= limits.maxMessageSize else {
-            return closeNow(wsi, .messageTooBig, "message exceeds \(limits.maxMessageSize) bytes")
-        }
-        if let input, length > 0 {
-            rxBuffer.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
-        }
-        guard lws_is_final_fragment(wsi) != 0 else { return 0 }
-        rxInMessage = false
-        let message: WebSocketMessage
-        if rxBinary {
-            message = .binary(Data(rxBuffer))
-        } else {
-            guard let text = String(validating: rxBuffer, as: UTF8.self) else {
-                return closeNow(wsi, .invalidPayload, "text message is not valid UTF-8")
-            }
-            message = .text(text)
-        }
-        deliver(message, wsi)
-        return 0
     }
 
     /// Sends a close frame with `code` and asks lws to drop the connection (return value of the callback).
@@ -76,16 +57,17 @@ extension ConnectionCore {
 
     /// The consumer's next message; nil once the connection has ended and the buffer is drained.
     func nextMessage() async throws -> WebSocketMessage? {
-        try await withTaskCancellationHandler {
+        // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
+        // task on its executor, one thread hop per message of a pipelined burst (issue 9).
+        if let (m, resume) = shared.withLock({ popBuffered(&$0) }) {
+            if resume { loop.submit { [self] in resumeReading() } }
+            return m
+        }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketMessage?, any Error>) in
                 enum Outcome { case message(WebSocketMessage, resume: Bool), ended, cancelled, wait }
                 let outcome = shared.withLock { s -> Outcome in
-                    if let m = s.inbound.popFirst() {
-                        s.inboundBytes -= m.byteCount
-                        let resume = s.rxPaused && !s.resumeRequested && s.inboundBytes <= limits.inboundLowWatermark
-                        if resume { s.resumeRequested = true }
-                        return .message(m, resume: resume)
-                    }
+                    if let (m, resume) = popBuffered(&s) { return .message(m, resume: resume) }
                     if case .closed = s.phase { return .ended }
                     // Cancelled before we could register: onCancel already ran and found no waiter.
                     if Task.isCancelled { return .cancelled }
@@ -109,6 +91,16 @@ extension ConnectionCore {
             }
             waiter?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes the oldest buffered message, and says whether reading should resume (the buffer fell below the low
+    /// watermark while paused). Call with the lock held.
+    private func popBuffered(_ s: inout Shared) -> (WebSocketMessage, resume: Bool)? {
+        guard let m = s.inbound.popFirst() else { return nil }
+        s.inboundBytes -= m.byteCount
+        let resume = s.rxPaused && !s.resumeRequested && s.inboundBytes <= limits.inboundLowWatermark
+        if resume { s.resumeRequested = true }
+        return (m, resume)
     }
 
     /// Service thread: re-enables reading after the consumer drained below the low watermark.

@@ -42,7 +42,15 @@ extension ConnectionCore {
             path: copy(WSI_TOKEN_GET_URI) ?? "/", query: copy(WSI_TOKEN_HTTP_URI_ARGS) ?? "",
             headers: headers, peerAddress: address)
         self.request = request
-        switch server.configuration.upgradeFilter?(request) ?? .accept {
+        let decision: UpgradeDecision
+        if let cap = server.configuration.maxConnectionsPerAddress,
+           server.connections.values.count(where: { $0 !== self && !$0.finished && $0.request?.peerAddress == address }) >= cap
+        {
+            decision = .reject(status: 429, reason: "too many connections from \(address) (limit \(cap))")
+        } else {
+            decision = server.configuration.upgradeFilter?(request) ?? .accept
+        }
+        switch decision {
         case .accept:
             return 0
         case .reject(let status, let reason):

@@ -44,9 +44,8 @@ final class ConnectionCore: @unchecked Sendable {
 
     // --- service thread ---
     var wsi: OpaquePointer?
-    var rxBuffer: [UInt8] = []
-    var rxBinary = false
-    var rxInMessage = false
+    /// Reassembly of inbound fragments (``InboundAssembler``).
+    lazy var rx = InboundAssembler(maxMessageSize: limits.maxMessageSize, keepCapacity: limits.maxFrameSize * 2)
     var writeOffset = 0
     /// The frame being written, owned by the service thread while its fragments go out.
     var current: Outbound?

@@ -51,6 +51,16 @@ public struct WebSocketClientConfiguration: Sendable {
 
     /// Creates the default client options.
     public init() {}
+
+    /// These options with `Authorization: Bearer <token>` replacing any `Authorization` header (DESIGN §6); the
+    /// options unchanged when `token` is nil.
+    public func authorized(by token: String?) -> WebSocketClientConfiguration {
+        guard let token else { return self }
+        var options = self
+        options.headers.removeAll { $0.name.lowercased() == "authorization" }
+        options.headers.append((name: "Authorization", value: "Bearer \(token)"))
+        return options
+    }
 }
 
 /// Options of a listening server.
@@ -63,6 +73,9 @@ public struct WebSocketServerConfiguration: Sendable {
     public var tls: (certificateFile: String, privateKeyFile: String)?
     /// Time an accepted socket has to complete the upgrade before it is dropped (slowloris protection).
     public var handshakeTimeout: Duration = .seconds(5)
+    /// Open connections allowed from one peer address; one more upgrade is refused with HTTP 429 before the
+    /// ``upgradeFilter`` runs (DESIGN §6 "max connections per IP"). `nil` (the default): no limit.
+    public var maxConnectionsPerAddress: Int?
     /// Subprotocols the server accepts besides none at all.
     public var subprotocols: [String] = []
     /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set.

@@ -1,4 +1,5 @@
 import CLISupport
+import JSONRPC
 import RoomClient
 import WebSocketTransport
 
@@ -6,7 +7,8 @@ extension ConnectionOptions {
     /// The RoomClient settings these options make.
     var configuration: RoomClient.Configuration {
         var configuration = RoomClient.Configuration(requestTimeout: requestTimeout, retries: retries, authToken: token)
-        configuration.webSocket.tls = tls
+        configuration.reconnect = reconnectPolicy
+        apply(to: &configuration.webSocket)
         if let logger = logger("room-join") { configuration.logger = logger }
         return configuration
     }

@@ -5,7 +5,8 @@ import RoomClient
 /// Interactive mode (stdin is a terminal, or `--interactive`): each line typed is a chat message or a command.
 extension RoomJoin {
     /// The commands, for `--help` and for the error on an unknown one.
-    static let commandsHelp = "/who (participants and streams), /msg USER TEXT (private), /leave"
+    static let commandsHelp = "/who (participants and streams), /msg USER TEXT (private), "
+        + "/set KEY VALUE (on the first --shared-object; VALUE is JSON, else a string), /leave"
 
     /// Whether stdin is read: it is a terminal, or `--interactive` forces it.
     var isInteractive: Bool { interactive || isatty(0) == 1 }

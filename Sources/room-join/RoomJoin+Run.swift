@@ -11,7 +11,6 @@ extension RoomJoin {
     func run() async throws {
         var media = Media()
         var configuration = connection.configuration
-        configuration.reconnect = reconnection.policy
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
@@ -20,7 +19,10 @@ extension RoomJoin {
         // SIG_IGN but before the registration was lost (room-join then never left).
         let interrupt = steps.catchInterrupt()
         defer { interrupt.cancel() }
+        // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
+        var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
+        try await reportConnection(&pending)
         try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }
@@ -33,7 +35,7 @@ extension RoomJoin {
         } else {
             steps.after(waitTimeout, .waitExpired)
         }
-        for await step in steps.stream {
+        while let step = await pending.next() {
             switch step {
             case .event(let event):
                 if !event.isSharedObjectNotification { output.report(Report(event)) }
@@ -57,6 +59,7 @@ extension RoomJoin {
             case .eventsEnded:
                 try end("error", "room events ended")
             case .input(let line):
+                if await watch?.perform(line, output) == true { continue }
                 if try await perform(line, client) { return }
             case .inputEnded:
                 try await leave(client)
@@ -75,6 +78,23 @@ extension RoomJoin {
                 output.error("cannot connect to \(url): \(error)")
             }
             throw ExitCode(3)
+        }
+    }
+
+    /// Reports the connection's opening (connecting, connected), which `connect` published before it returned, so
+    /// that it comes before `joined`, as it happened: the run loop would read it only after joining.
+    private func reportConnection(_ pending: inout AsyncStream<Step>.Iterator) async throws {
+        while let step = await pending.next() {
+            switch step {
+            case .event(let event):
+                output.report(Report(event))
+                try checkEnd(event)
+                if case .connectionStateChanged(.connected) = event { return }
+            case .eventsEnded:
+                try end("error", "room events ended")
+            case .waitExpired, .durationElapsed, .interrupted, .input, .inputEnded:
+                break  // (none is started before joining)
+            }
         }
     }
 

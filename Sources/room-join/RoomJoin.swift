@@ -36,9 +36,6 @@ struct RoomJoin: AsyncParsableCommand {
     @OptionGroup(title: "Connection")
     var connection: ConnectionOptions
 
-    @OptionGroup(title: "Reconnection")
-    var reconnection: ReconnectOptions
-
     @OptionGroup(title: "Shared objects")
     var sharedObjects: SharedObjectOptions
 
@@ -83,20 +80,5 @@ struct RoomJoin: AsyncParsableCommand {
     }
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(withError: ExitCode(2))
-            }
-            exit(withError: error)
-        }
-    }
+    static func main() async { await mainExitingTwoOnUsageErrors() }
 }

@@ -93,3 +93,35 @@ extension RoomEvent {
         return false
     }
 }
+
+extension SharedObjectWatch {
+    /// Interactive mode's `/set KEY VALUE`: sets KEY on the first `--shared-object`; VALUE is parsed as JSON, else
+    /// taken as a string (`/set color red`, `/set size 3`, `/set tags ["a"]`, `/set color null` removes). Returns
+    /// whether `line` was a `/set` command. The change is printed like every other, from the server's update.
+    func perform(_ line: String, _ output: Output) async -> Bool {
+        guard let command = Self.setCommand(line) else { return false }
+        guard let (key, value) = command else {
+            output.error("usage: /set KEY VALUE (VALUE is JSON, or else a string)")
+            return true
+        }
+        guard let object = objects.first else {
+            output.error("/set needs a --shared-object")
+            return true
+        }
+        do {
+            try await object.setProperty(key, value)
+        } catch {
+            output.error("cannot set \(key) on shared object \(object.name): \(error)")
+        }
+        return true
+    }
+
+    /// `nil` when `line` is not `/set`; `.some(nil)` for a `/set` without key and value.
+    static func setCommand(_ line: String) -> (key: String, value: JSONValue)?? {
+        let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard words.first == "/set" else { return nil }
+        guard words.count == 3 else { return .some(nil) }
+        let text = String(words[2])
+        return (String(words[1]), (try? JSONValue(parsing: text)) ?? .string(text))
+    }
+}

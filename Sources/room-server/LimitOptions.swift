@@ -20,6 +20,10 @@ struct LimitOptions: ParsableArguments {
         """)
     var maxRequestsPerSecond: Int?
 
+    @Option(name: .customLong("max-connections-per-ip"),
+            help: "Open connections from one IP address; one more upgrade gets HTTP 429. (default: no limit)")
+    var maxConnectionsPerIP: Int?
+
     @Option(help: "The largest inbound message, in bytes; bigger ones close the socket with 1009.")
     var maxMessageSize = RoomServer.Configuration().maxMessageSize
 
@@ -28,6 +32,7 @@ struct LimitOptions: ParsableArguments {
                               ("--max-queued-candidates", maxQueuedCandidates),
                               ("--max-queued-notifications", maxQueuedNotifications),
                               ("--max-requests-per-second", maxRequestsPerSecond),
+                              ("--max-connections-per-ip", maxConnectionsPerIP),
                               ("--max-message-size", maxMessageSize)] {
             if let value, value < 1 { throw ValidationError("\(name) must be 1 or more") }
         }
@@ -36,6 +41,6 @@ struct LimitOptions: ParsableArguments {
     var roomServerLimits: RoomServerLimits {
         RoomServerLimits(maxRooms: maxRooms, maxParticipantsPerRoom: maxParticipantsPerRoom,
                          maxQueuedCandidates: maxQueuedCandidates, maxQueuedNotifications: maxQueuedNotifications,
-                         maxRequestsPerSecond: maxRequestsPerSecond)
+                         maxRequestsPerSecond: maxRequestsPerSecond, maxConnectionsPerIP: maxConnectionsPerIP)
     }
 }

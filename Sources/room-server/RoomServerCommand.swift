@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import Logging
 import RoomServer
@@ -26,7 +27,7 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --shared-objects objects.sqlite
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files) \
-            or cannot open the --shared-objects file; 64 usage error.
+            or cannot open the --shared-objects file; 2 usage error (as room-join and tree-join).
             """
     )
 
@@ -58,6 +59,9 @@ struct RoomServerCommand: AsyncParsableCommand {
 
     @Option(help: "The least severe level logged to stderr.")
     var logLevel: Logger.Level = .info
+
+    /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
+    static func main() async { await mainExitingTwoOnUsageErrors() }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
@@ -113,5 +117,3 @@ struct RoomServerCommand: AsyncParsableCommand {
             logger: logger)
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -37,7 +37,8 @@ extension TreeJoin {
     var clientConfiguration: TreeClient.Configuration {
         var configuration = TreeClient.Configuration(requestTimeout: connection.requestTimeout,
                                                      retries: connection.retries, authToken: connection.token)
-        configuration.webSocket.tls = connection.tls
+        configuration.reconnect = connection.reconnectPolicy
+        connection.apply(to: &configuration.webSocket)
         if let logger = connection.logger("tree-join") { configuration.logger = logger }
         return configuration
     }

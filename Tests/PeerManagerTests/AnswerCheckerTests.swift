@@ -41,10 +41,29 @@ import Testing
         Breakage(rule: .rtcpMux) { $0.media[0].rtcpMux = false },
         Breakage(rule: .sctpPort) { $0.media[2].sctpPort = nil },
         Breakage(rule: .extmapSubset) { $0.media[0].extmaps.append(ExtMap(id: 9, uri: "urn:ietf:params:rtp-hdrext:sdes:mid")) },
+        Breakage(rule: .unsupportedRejected) { $0.media[2].formats = ["webrtc-other"] },
     ]
 
     @Test func everyRuleHasABrokenAnswer() {
-        #expect(Set(Self.breakages.map(\.rule)) == Set(AnswerRule.allCases))
+        // (ice-restart needs a renegotiation: AnswerCheckerRenegotiationTests)
+        #expect(Set(Self.breakages.map(\.rule)) == Set(AnswerRule.allCases).subtracting([.iceRestart]))
+    }
+
+    @Test func unsupportedSectionRejectedWithPortZeroPasses() throws {
+        // Given the Chrome-shaped offer, and an answer that supports no video format
+        let offer = try SDPFiles.fixture("chrome-offer.sdp")
+        var answer = AnswerBuilderTests.answer(offer)
+        answer.media[1].formats = ["35"]
+        answer.groups = [MediaGroup(semantics: "BUNDLE", mids: ["0", "2"])]
+
+        // When it answers that section with a port, it breaks unsupported-rejected (and codec-subset)
+        var unrejected = try SessionDescription(parsing: answer.serialized())
+        #expect(AnswerChecker.violations(offer: offer, answer: unrejected).map(\.rule).contains(.unsupportedRejected))
+
+        // Then rejecting it with port 0 satisfies every rule
+        unrejected.media[1].port = 0
+        let rejected = try SessionDescription(parsing: unrejected.serialized())
+        #expect(AnswerChecker.violations(offer: offer, answer: rejected) == [])
     }
 
     @Test(arguments: breakages)

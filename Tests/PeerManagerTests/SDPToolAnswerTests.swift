@@ -53,4 +53,22 @@ import Testing
         let rules = result.output.split(separator: "\n").map { $0.prefix { $0 != " " && $0 != ":" } }
         #expect(rules == [Substring(breakage.rule.rawValue)])
     }
+
+    @Test func checkAnswerChecksICERestartAgainstTheCurrentDescriptions() throws {
+        // Given a renegotiation whose offer restarts ICE, answered with the answerer's current credentials
+        let current = try AnswerCheckerRenegotiationTests.current()
+        let restart = try AnswerCheckerRenegotiationTests.with(current.offerer, ufrag: "oFfR", pwd: "offererRestartedPwd2345")
+        let paths = (offer: try Self.write(restart, "offer"), answer: try Self.write(current.answerer, "answer"),
+                     offererCurrent: try Self.write(current.offerer, "offerer"),
+                     answererCurrent: try Self.write(current.answerer, "answerer"))
+
+        // Then check-answer flags ice-restart on each section when given the current descriptions, and not without
+        let renegotiation = try Self.run(["check-answer", paths.offer, paths.answer, "--offerer-current",
+                                          paths.offererCurrent, "--answerer-current", paths.answererCurrent])
+        #expect(renegotiation.status == 1)
+        #expect(renegotiation.output.split(separator: "\n").map { $0.prefix { $0 != " " } } == ["ice-restart", "ice-restart", "ice-restart"])
+        #expect(try Self.run(["check-answer", paths.offer, paths.answer]).status == 0)
+        // And the two options go together
+        #expect(try Self.run(["check-answer", paths.offer, paths.answer, "--offerer-current", paths.offererCurrent]).status != 0)
+    }
 }

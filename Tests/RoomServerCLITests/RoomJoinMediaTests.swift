@@ -11,7 +11,7 @@ struct RoomJoinMediaTests {
         let alice = try ChildProcess("room-join", [
             server.url, "--reconnect-for", "0", "--room", "room1", "--user", "alice", "--wait-for", "bob", "--receive-all", "--publish",
         ])
-        #expect(try await alice.nextLine() == "joined room1 as alice; participants: none")
+        #expect(try await alice.lineAfterConnecting() == "joined room1 as alice; participants: none")
         let bob = try ChildProcess("room-join", [
             server.url, "--reconnect-for", "0", "--room", "room1", "--user", "bob", "--wait-for", "alice", "--receive", "alice", "--publish",
         ])

@@ -93,6 +93,9 @@ final class RoomPeer: Sendable {
         }
     }
 
+    /// The notifications received but not yet taken by ``notification()``, in arrival order.
+    var unreadNotifications: [JSONValue] { stash.value }
+
     /// The params of the next notification, which must be `method`.
     @discardableResult
     func notification(_ method: String) async throws -> JSONValue {

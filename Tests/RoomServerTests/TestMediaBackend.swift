@@ -13,15 +13,27 @@ final class TestMediaBackend: MediaBackend {
         var loopbacks: [Bool] = []
     }
     let record = LockedValue(Record())
+    /// How many server candidates each `create…` call answers with: ``serverCandidate``, then the same on the
+    /// next ports.
+    let candidatesPerEndpoint: Int
     private let held = LockedValue<(holding: Bool, waiting: Int, waiters: [CheckedContinuation<Void, Never>])>(
         (false, 0, []))
 
     /// The marker answer for `endpoint`.
     static func answer(for endpoint: MediaEndpointID) -> String { "test-answer \(endpoint)" }
 
-    /// The one server candidate of each endpoint.
-    static let serverCandidate = MediaCandidate(
-        candidate: "candidate:1 1 UDP 2013266431 127.0.0.1 50000 typ host", sdpMid: "video", sdpMLineIndex: 0)
+    /// The (first) server candidate of each endpoint.
+    static let serverCandidate = serverCandidate(0)
+
+    /// Server candidate `index` of each endpoint: port 50000 + `index`.
+    static func serverCandidate(_ index: Int) -> MediaCandidate {
+        MediaCandidate(candidate: "candidate:1 1 UDP 2013266431 127.0.0.1 \(50000 + index) typ host", sdpMid: "video",
+                       sdpMLineIndex: 0)
+    }
+
+    init(candidatesPerEndpoint: Int = 1) { self.candidatesPerEndpoint = candidatesPerEndpoint }
+
+    private var serverCandidates: [MediaCandidate] { (0..<candidatesPerEndpoint).map(Self.serverCandidate) }
 
     /// From now on `create…` calls wait until ``open()``.
     func hold() { held.withLock { $0.holding = true } }
@@ -57,13 +69,13 @@ final class TestMediaBackend: MediaBackend {
             $0.created.append(endpoint)
             $0.loopbacks.append(loopback)
         }
-        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: [Self.serverCandidate])
+        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: serverCandidates)
     }
 
     func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
         await gate()
         record.withLock { $0.created.append(endpoint) }
-        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: [Self.serverCandidate])
+        return MediaAnswer(sdp: Self.answer(for: endpoint), candidates: serverCandidates)
     }
 
     func addCandidate(_ candidate: MediaCandidate, to endpoint: MediaEndpointID) async throws {

@@ -99,6 +99,8 @@ import TestSupport
         try await board.setProperty("title", "plan")
 
         let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--shared-object", "board"])
+        #expect(try await bob.nextLine() == "connection connecting")
+        #expect(try await bob.nextLine() == "connection connected")
         #expect(try await bob.nextLine() == "joined demo as bob; participants: alice")
         // (room events such as the connection's state interleave with the shared-object lines)
         #expect(try await Self.nextSharedObjectLine(of: bob) == #"shared object board at version 1: {"title":"plan"}"#)
@@ -107,6 +109,37 @@ import TestSupport
 
         bob.send(SIGINT)
         #expect(try await bob.exitStatus() == 130)
+        await alice.disconnect()
+        server.send(SIGINT)
+        #expect(try await server.exitStatus() == 0)
+    }
+}
+
+extension SharedObjectCLITests {
+    @Test func interactiveSetChangesTheFirstSharedObject() async throws {
+        // Given alice holding demo's colour, and bob's interactive room-join watching it
+        let (server, url) = try await Self.roomServer([])
+        let (alice, aliceShared) = try await Self.member("alice", at: url)
+        let color = try await aliceShared.connect("room:demo/color")
+        let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--json", "--interactive",
+                                                 "--shared-object", "room:demo/color"], writableInput: true)
+        var bobLines = try await Self.lines(of: bob, until: "sharedObjectConnected")
+
+        // When bob types /set with a string, a JSON number, a JSON array, a removal, and one without a value
+        try bob.write("/set color red\n/set size 3\n/set tags [\"a\", 1]\n/set color null\n/set oops\n")
+
+        // Then alice sees each change, in order, and bob prints the server's updates
+        try await waitUntil("alice to see version 4") { color.version == 4 }
+        #expect(color.data == ["size": 3, "tags": ["a", 1]])
+        for _ in 0..<4 { bobLines += try await Self.lines(of: bob, until: "sharedObjectUpdate") }
+        let changes = bobLines.compactMap { try? JSONValue(parsing: $0) }
+            .filter { $0["event"] == "sharedObjectUpdate" }.map { $0["changed"] }
+        #expect(changes == [["color": "red"], ["size": 3], ["tags": ["a", 1]], ["color": nil]])
+        // and the /set without a value is a usage error, after which bob leaves with /leave
+        try bob.write("/leave\n")
+        #expect(try await bob.exitStatus() == 0)
+        #expect(await bob.stderr.contains("usage: /set KEY VALUE"))
+
         await alice.disconnect()
         server.send(SIGINT)
         #expect(try await server.exitStatus() == 0)

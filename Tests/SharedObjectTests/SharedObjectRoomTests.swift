@@ -83,3 +83,43 @@ import TestSupport
         await server.shutdown()
     }
 }
+
+extension SharedObjectRoomTests {
+    @Test func closingTheRoomClosesItsObjectsForEveryMember() async throws {
+        // Given alice and bob holding room demo's board, and alice a server-wide one too
+        let server = try await RoomServer.start(.init())
+        let (alice, aliceShared) = try await Self.member("alice", of: "demo", at: server.url)
+        let (bob, bobShared) = try await Self.member("bob", of: "demo", at: server.url)
+        let aliceBoard = aliceShared.object("room:demo/board"), bobBoard = bobShared.object("room:demo/board")
+        let aliceEvents = aliceBoard.events, bobEvents = bobBoard.events
+        try await aliceBoard.connect()
+        try await bobBoard.connect()
+        let lobby = try await aliceShared.connect("lobby")
+
+        // When the application closes the room
+        #expect(await server.closeRoom("demo"))
+
+        // Then both are told the room's object closed, and nobody holds it any more
+        for events in [aliceEvents, bobEvents] {
+            let seen = try await collect(events, "the closed event") { if case .closed = $0 { true } else { false } }
+            #expect(seen.last == .closed(reason: "room closed"))
+        }
+        #expect(!aliceBoard.isOpen && !bobBoard.isOpen)
+        #expect(lobby.isOpen)
+        await alice.disconnect()
+        await bob.disconnect()
+        await server.shutdown()
+    }
+
+    @Test func roomScopedNamesAreRecognised() throws {
+        #expect(try SharedObjectName.room(of: "room:demo/color") == "demo")
+        #expect(try SharedObjectName.room(of: "room:demo/a/b") == "demo")
+        #expect(try SharedObjectName.room(of: "color") == nil)
+        #expect(try SharedObjectName.room(of: "rooms:demo/x") == nil)
+        for malformed in ["room:", "room:demo", "room:/x", "room:demo/"] {
+            #expect(throws: RPCErrorObject.self, "\(malformed)") { try SharedObjectName.room(of: malformed) }
+        }
+        #expect(throws: RPCErrorObject.self) { try SharedObjectName.validate(String(repeating: "n", count: 257)) }
+        try SharedObjectName.validate(String(repeating: "n", count: 256))
+    }
+}

@@ -6,7 +6,7 @@ import SignalingSupport
 
 /// SDP parse and serialize throughput and allocations, for `make bench` (issue 9, row 4).
 ///
-/// Usage: `SDPThroughput [--json] [OFFER_FILE] [CORPUS_DIR]`
+/// Usage: `SDPThroughput [--json] [OFFER_FILE] [CORPUS_DIR]` or `SDPThroughput --profile-parse N`
 /// - OFFER_FILE defaults to the Chrome-shaped 5.5 KB offer of the SDP tests; when it cannot be read, an offer made
 ///   by our own ``PeerManager/OfferBuilder`` stands in (and the output says so).
 /// - CORPUS_DIR (default `$KS_FIXTURES` or `../shared/fixtures` next to the repository) adds a row over every
@@ -21,13 +21,23 @@ enum SDPThroughput {
         arguments.removeAll { $0 == "--json" }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../..").standardizedFileURL
-        let offerPath = arguments.first ?? repository.appendingPathComponent("Tests/SDPTests/Fixtures/chrome-offer.sdp").path
-        let corpusPath = arguments.count > 1 ? arguments[1]
+        let positional = arguments.first?.hasPrefix("--") == true ? [] : arguments
+        let offerPath = positional.first ?? repository.appendingPathComponent("Tests/SDPTests/Fixtures/chrome-offer.sdp").path
+        let corpusPath = positional.count > 1 ? positional[1]
             : ProcessInfo.processInfo.environment["KS_FIXTURES"]
             ?? repository.appendingPathComponent("../shared/fixtures").standardizedFileURL.path
 
         var rows: [[String: Any]] = []
         let (offer, source) = loadOffer(offerPath)
+        if let flag = arguments.firstIndex(of: "--profile-parse") {
+            // A fixed amount of parsing and nothing else, for instruction counts that compare across runs:
+            //   valgrind --tool=callgrind SDPThroughput --profile-parse 200
+            let count = arguments.count > flag + 1 ? Int(arguments[flag + 1]) ?? 200 : 200
+            var sink = 0
+            for _ in 0..<count { sink &+= try SessionDescription(parsing: offer).media.count }
+            print("parsed \(count) times (\(sink / max(count, 1)) sections)")
+            return
+        }
         rows.append(try measure(name: "offer", source: source, texts: [offer]))
         let corpus = loadCorpus(corpusPath)
         if !corpus.isEmpty {
