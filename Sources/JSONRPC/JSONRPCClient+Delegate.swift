@@ -23,40 +23,21 @@ extension JSONRPCClientDelegate {
     public func client(_ client: JSONRPCClient, didFailWithError error: RPCError) {}
 }
 
-/// The weakly held delegate and the task feeding it.
-struct DelegateSlot {
-    weak var delegate: (any JSONRPCClientDelegate)?
-    var feeder: Task<Void, Never>?
-}
-
 extension JSONRPCClient {
     /// The delegate, held weakly. Setting it subscribes it to the client's events from that moment on.
     public var delegate: (any JSONRPCClientDelegate)? {
-        get { state.withLock { $0.delegate.delegate } }
+        get { delegateFeeder.delegate }
         set {
-            let events = newValue.map { _ in eventHub.subscribe() }
-            let feeder = events.map { events in
-                Task { [weak self] in
-                    do {
-                        for try await event in events {
-                            guard let self, let delegate = self.delegate else { return }
-                            switch event {
-                            case .connected: delegate.clientDidConnect(self)
-                            case .disconnected: delegate.clientDidDisconnect(self)
-                            case .request(let request): delegate.client(self, didReceiveRequest: request)
-                            case .failure(let error): delegate.client(self, didFailWithError: error)
-                            }
-                        }
-                    } catch {
-                        self?.logger.error("delegate events ended: \(error)")
-                    }
+            delegateFeeder.set(newValue, subscribe: { eventHub.subscribe() }, deliver: { [weak self] event, delegate in
+                guard let self else { return false }
+                switch event {
+                case .connected: delegate.clientDidConnect(self)
+                case .disconnected: delegate.clientDidDisconnect(self)
+                case .request(let request): delegate.client(self, didReceiveRequest: request)
+                case .failure(let error): delegate.client(self, didFailWithError: error)
                 }
-            }
-            let previous = state.withLock { s -> Task<Void, Never>? in
-                defer { s.delegate = DelegateSlot(delegate: newValue, feeder: feeder) }
-                return s.delegate.feeder
-            }
-            previous?.cancel()
+                return true
+            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
         }
     }
 }

@@ -45,13 +45,13 @@ public final class JSONRPCClient: Sendable {
         var rtt: (last: Duration, smoothed: Duration)?
         var connectionState = ConnectionState.disconnected(nil)
         var sessionId: String?
-        var delegate = DelegateSlot()
     }
 
     /// The settings this client was made with.
     public let configuration: Configuration
     let transport: any MessageTransport
     let state = LockedValue(State())
+    let delegateFeeder = DelegateFeeder<any JSONRPCClientDelegate>()
     let pending: PendingRequests
     /// The client's own requests (`ping`, `connect`): never retried, never re-sent on resume.
     let control: PendingRequests

@@ -50,35 +50,16 @@ extension RoomClientDelegate {
     public func client(_ client: RoomClient, didReceive event: RoomEvent) {}
 }
 
-/// The weakly held delegate and the task feeding it.
-struct RoomClientDelegateSlot {
-    weak var delegate: (any RoomClientDelegate)?
-    var feeder: Task<Void, Never>?
-}
-
 extension RoomClient {
     /// The delegate, held weakly. Setting it subscribes it to ``events`` from that moment on.
     public var delegate: (any RoomClientDelegate)? {
-        get { state.withLock { $0.delegate.delegate } }
+        get { delegateFeeder.delegate }
         set {
-            let feeder = newValue.map { _ in
-                let events = self.events
-                return Task { [weak self] in
-                    do {
-                        for try await event in events {
-                            guard let self, let delegate = self.delegate else { return }
-                            self.deliver(event, to: delegate)
-                        }
-                    } catch {
-                        self?.logger.error("delegate events ended: \(error)")
-                    }
-                }
-            }
-            let previous = state.withLock { s -> Task<Void, Never>? in
-                defer { s.delegate = RoomClientDelegateSlot(delegate: newValue, feeder: feeder) }
-                return s.delegate.feeder
-            }
-            previous?.cancel()
+            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+                guard let self else { return false }
+                self.deliver(event, to: delegate)
+                return true
+            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
         }
     }
 

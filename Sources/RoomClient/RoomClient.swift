@@ -33,7 +33,6 @@ public final class RoomClient: Sendable {
         var lostWhileJoined = false
         /// The last connection state published in the events.
         var reportedState: ConnectionState?
-        var delegate = RoomClientDelegateSlot()
     }
 
     /// The room this client joins.
@@ -42,6 +41,7 @@ public final class RoomClient: Sendable {
     public let configuration: Configuration
     let rpc: JSONRPCClient
     let state = LockedValue(State())
+    let delegateFeeder = DelegateFeeder<any RoomClientDelegate>()
     let eventHub: Broadcast<RoomEvent>
     var logger: Logger { configuration.logger }
 
@@ -66,7 +66,7 @@ public final class RoomClient: Sendable {
 
     deinit {
         eventHub.finish()
-        state.withLock { $0.delegate.feeder }?.cancel()
+        delegateFeeder.stop()
     }
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber

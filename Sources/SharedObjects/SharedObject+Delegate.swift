@@ -24,41 +24,21 @@ extension SharedObjectDelegate {
     public func sharedObject(_ object: SharedObject, didCloseWithReason reason: String) {}
 }
 
-/// The weakly held delegate and the task feeding it.
-struct SharedObjectDelegateSlot {
-    weak var delegate: (any SharedObjectDelegate)?
-    var feeder: Task<Void, Never>?
-}
-
 extension SharedObject {
     /// The delegate, held weakly. Setting it subscribes it to ``events`` from that moment on.
     public var delegate: (any SharedObjectDelegate)? {
-        get { state.withLock { $0.delegate.delegate } }
+        get { delegateFeeder.delegate }
         set {
-            let feeder = newValue.map { _ in
-                let events = self.events
-                return Task { [weak self] in
-                    do {
-                        for try await event in events {
-                            guard let self, let delegate = self.delegate else { return }
-                            switch event {
-                            case .connected(let state): delegate.sharedObject(self, didConnect: state)
-                            case .updated(let update): delegate.sharedObject(self, didUpdate: update)
-                            case .message(let method, let params):
-                                delegate.sharedObject(self, didReceiveMessage: method, params: params)
-                            case .closed(let reason): delegate.sharedObject(self, didCloseWithReason: reason)
-                            }
-                        }
-                    } catch {
-                        self?.logger.error("delegate events ended: \(error)")
-                    }
+            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+                guard let self else { return false }
+                switch event {
+                case .connected(let state): delegate.sharedObject(self, didConnect: state)
+                case .updated(let update): delegate.sharedObject(self, didUpdate: update)
+                case .message(let method, let params): delegate.sharedObject(self, didReceiveMessage: method, params: params)
+                case .closed(let reason): delegate.sharedObject(self, didCloseWithReason: reason)
                 }
-            }
-            let previous = state.withLock { s -> Task<Void, Never>? in
-                defer { s.delegate = SharedObjectDelegateSlot(delegate: newValue, feeder: feeder) }
-                return s.delegate.feeder
-            }
-            previous?.cancel()
+                return true
+            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
         }
     }
 }

@@ -28,7 +28,6 @@ public final class SharedObject: Sendable {
         var snapshot: SharedObjectState?
         var persistentRequested = false
         var buffer: [SharedObjectUpdate] = []
-        var delegate = SharedObjectDelegateSlot()
     }
 
     /// The object's name.
@@ -38,6 +37,7 @@ public final class SharedObject: Sendable {
     let rpc: JSONRPCClient
     let logger: Logger
     let state = LockedValue(State())
+    let delegateFeeder = DelegateFeeder<any SharedObjectDelegate>()
     let eventHub = Broadcast<SharedObjectEvent>(bufferLimit: 1024)
 
     init(name: String, owner: SharedObjectClient) {
@@ -49,7 +49,7 @@ public final class SharedObject: Sendable {
 
     deinit {
         eventHub.finish()
-        state.withLock { $0.delegate.feeder }?.cancel()
+        delegateFeeder.stop()
     }
 
     /// A new subscriber to this object's events, from this moment on (a bounded buffer; one that falls behind

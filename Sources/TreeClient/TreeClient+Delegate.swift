@@ -25,35 +25,16 @@ extension TreeClientDelegate {
     public func client(_ client: TreeClient, didReceive event: TreeEvent) {}
 }
 
-/// The weakly held delegate and the task feeding it.
-struct TreeClientDelegateSlot {
-    weak var delegate: (any TreeClientDelegate)?
-    var feeder: Task<Void, Never>?
-}
-
 extension TreeClient {
     /// The delegate, held weakly. Setting it subscribes it to ``events`` from that moment on.
     public var delegate: (any TreeClientDelegate)? {
-        get { delegateSlot.withLock { $0.delegate } }
+        get { delegateFeeder.delegate }
         set {
-            let feeder = newValue.map { _ in
-                let events = self.events
-                return Task { [weak self] in
-                    do {
-                        for try await event in events {
-                            guard let self, let delegate = self.delegate else { return }
-                            self.deliver(event, to: delegate)
-                        }
-                    } catch {
-                        self?.logger.error("delegate events ended: \(error)")
-                    }
-                }
-            }
-            let previous = delegateSlot.withLock { s -> Task<Void, Never>? in
-                defer { s = TreeClientDelegateSlot(delegate: newValue, feeder: feeder) }
-                return s.feeder
-            }
-            previous?.cancel()
+            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+                guard let self else { return false }
+                self.deliver(event, to: delegate)
+                return true
+            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
         }
     }
 

@@ -31,7 +31,7 @@ public final class TreeClient: Sendable {
     public let configuration: Configuration
     let rpc: JSONRPCClient
     let eventHub: Broadcast<TreeEvent>
-    let delegateSlot = LockedValue(TreeClientDelegateSlot())
+    let delegateFeeder = DelegateFeeder<any TreeClientDelegate>()
     var logger: Logger { configuration.logger }
 
     /// Creates a client for the Tree endpoint at `url` (`ws://…/tree` or `wss://…/tree`), with TLS, headers and
@@ -53,7 +53,7 @@ public final class TreeClient: Sendable {
 
     deinit {
         eventHub.finish()
-        delegateSlot.withLock { $0.feeder }?.cancel()
+        delegateFeeder.stop()
     }
 
     /// A new subscriber to the client's events, in wire order, from this moment on; one that falls more than
