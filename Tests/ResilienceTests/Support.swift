@@ -105,27 +105,3 @@ extension JSONRPCClient.Backoff {
                                             budget: .seconds(10 * deadlineScale), reconnectionWindow: .seconds(2))
 }
 
-/// A barrier handlers wait on until the test opens it.
-final class Gate: Sendable {
-    private let state = LockedValue<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiters = [] }
-            return s.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
