@@ -7,63 +7,63 @@ import SDP
 extension RoomClient {
     /// Completion-closure face of ``connect()``.
     public func connect(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.connect() }
+        complete(completion) { try await self.connect() }
     }
 
     /// Completion-closure face of ``join(dataChannels:)``.
     public func join(dataChannels: Bool = false, completion: @escaping @Sendable (Result<[Peer], any Error>) -> Void) {
-        run(completion) { try await self.join(dataChannels: dataChannels) }
+        complete(completion) { try await self.join(dataChannels: dataChannels) }
     }
 
     /// Completion-closure face of ``leave()``.
     public func leave(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.leave() }
+        complete(completion) { try await self.leave() }
     }
 
     /// Completion-closure face of ``publishVideo(sdpOffer:loopback:)``: the result is the server's SDP answer.
     public func publishVideo(sdpOffer: String, loopback: Bool = false,
                              completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        run(completion) { try await self.publishVideo(sdpOffer: sdpOffer, loopback: loopback) }
+        complete(completion) { try await self.publishVideo(sdpOffer: sdpOffer, loopback: loopback) }
     }
 
     /// Completion-closure face of ``unpublishVideo()``.
     public func unpublishVideo(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.unpublishVideo() }
+        complete(completion) { try await self.unpublishVideo() }
     }
 
     /// Completion-closure face of ``receiveVideo(from:sdpOffer:streamId:)``.
     public func receiveVideo(from peer: Peer, sdpOffer: String, streamId: String? = nil,
                              completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        run(completion) { try await self.receiveVideo(from: peer, sdpOffer: sdpOffer, streamId: streamId) }
+        complete(completion) { try await self.receiveVideo(from: peer, sdpOffer: sdpOffer, streamId: streamId) }
     }
 
     /// Completion-closure face of ``unsubscribe(from:streamId:)``.
     public func unsubscribe(from peer: Peer, streamId: String? = nil,
                             completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.unsubscribe(from: peer, streamId: streamId) }
+        complete(completion) { try await self.unsubscribe(from: peer, streamId: streamId) }
     }
 
     /// Completion-closure face of ``sendICECandidate(_:for:)``.
     public func sendICECandidate(_ candidate: IceCandidate, for endpoint: RoomEndpoint,
                                  completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.sendICECandidate(candidate, for: endpoint) }
+        complete(completion) { try await self.sendICECandidate(candidate, for: endpoint) }
     }
 
     /// Completion-closure face of ``sendMessage(_:)``.
     public func sendMessage(_ message: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.sendMessage(message) }
+        complete(completion) { try await self.sendMessage(message) }
     }
 
     /// Completion-closure face of ``sendPrivateMessage(_:to:)``.
     public func sendPrivateMessage(_ message: String, to user: String,
                                    completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.sendPrivateMessage(message, to: user) }
+        complete(completion) { try await self.sendPrivateMessage(message, to: user) }
     }
 
     /// Completion-closure face of ``customRequest(_:)``.
     public func customRequest(_ params: JSONValue,
                               completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) {
-        run(completion) { try await self.customRequest(params) }
+        complete(completion) { try await self.customRequest(params) }
     }
 
     /// Completion-closure face of ``disconnect()``.
@@ -71,13 +71,6 @@ extension RoomClient {
         Task {
             await disconnect()
             completion()
-        }
-    }
-
-    private func run<T: Sendable>(_ completion: @escaping @Sendable (Result<T, any Error>) -> Void,
-                                  _ body: @escaping @Sendable () async throws -> T) {
-        Task {
-            do { completion(.success(try await body())) } catch { completion(.failure(error)) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import JSONRPC
 import RoomProtocol
 import SDP
 
@@ -7,46 +8,46 @@ import SDP
 extension TreeClient {
     /// Completion-closure face of ``connect()``.
     public func connect(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.connect() }
+        complete(completion) { try await self.connect() }
     }
 
     /// Completion-closure face of ``createTree(id:)``: the result is the tree's id.
     public func createTree(id: String? = nil, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        run(completion) { try await self.createTree(id: id) }
+        complete(completion) { try await self.createTree(id: id) }
     }
 
     /// Completion-closure face of ``releaseTree(_:)``.
     public func releaseTree(_ tree: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.releaseTree(tree) }
+        complete(completion) { try await self.releaseTree(tree) }
     }
 
     /// Completion-closure face of ``setSource(sdpOffer:tree:)``: the result is the server's SDP answer.
     public func setSource(sdpOffer: String, tree: String,
                           completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        run(completion) { try await self.setSource(sdpOffer: sdpOffer, tree: tree) }
+        complete(completion) { try await self.setSource(sdpOffer: sdpOffer, tree: tree) }
     }
 
     /// Completion-closure face of ``removeSource(tree:)``.
     public func removeSource(tree: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.removeSource(tree: tree) }
+        complete(completion) { try await self.removeSource(tree: tree) }
     }
 
     /// Completion-closure face of ``addSink(sdpOffer:tree:)``.
     public func addSink(sdpOffer: String, tree: String,
                         completion: @escaping @Sendable (Result<TreeSink, any Error>) -> Void) {
-        run(completion) { try await self.addSink(sdpOffer: sdpOffer, tree: tree) }
+        complete(completion) { try await self.addSink(sdpOffer: sdpOffer, tree: tree) }
     }
 
     /// Completion-closure face of ``removeSink(_:tree:)``.
     public func removeSink(_ sinkId: String, tree: String,
                            completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.removeSink(sinkId, tree: tree) }
+        complete(completion) { try await self.removeSink(sinkId, tree: tree) }
     }
 
     /// Completion-closure face of ``sendICECandidate(_:for:tree:)``.
     public func sendICECandidate(_ candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String,
                                  completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        run(completion) { try await self.sendICECandidate(candidate, for: endpoint, tree: tree) }
+        complete(completion) { try await self.sendICECandidate(candidate, for: endpoint, tree: tree) }
     }
 
     /// Completion-closure face of ``disconnect()``.
@@ -54,13 +55,6 @@ extension TreeClient {
         Task {
             await disconnect()
             completion()
-        }
-    }
-
-    private func run<T: Sendable>(_ completion: @escaping @Sendable (Result<T, any Error>) -> Void,
-                                  _ body: @escaping @Sendable () async throws -> T) {
-        Task {
-            do { completion(.success(try await body())) } catch { completion(.failure(error)) }
         }
     }
 }
