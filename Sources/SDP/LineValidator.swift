@@ -13,7 +13,7 @@ enum LineValidator {
             return value.equals("0") ? nil : "unsupported version 'v=\(value.string)', expected 'v=0'"
         case UInt8(ascii: "o"):
             SDPGrammar.split(value, into: &fields)
-            guard fields.count == 6, !fields.contains(where: \.isEmpty),
+            guard fields.count == 6, !fields.contains(where: { $0.isEmpty }),
                 SDPGrammar.decimal(fields[1], as: UInt64.self) != nil,
                 SDPGrammar.decimal(fields[2], as: UInt64.self) != nil
             else {
@@ -22,7 +22,7 @@ enum LineValidator {
             return addressTypeReason(netType: fields[3], addrType: fields[4])
         case UInt8(ascii: "c"):
             SDPGrammar.split(value, into: &fields)
-            guard fields.count == 3, !fields.contains(where: \.isEmpty) else {
+            guard fields.count == 3, !fields.contains(where: { $0.isEmpty }) else {
                 return "malformed c= line, expected '<nettype> <addrtype> <address>'"
             }
             return addressTypeReason(netType: fields[0], addrType: fields[1])
@@ -61,11 +61,9 @@ enum LineValidator {
         guard let colon else { return nil }
         let attributeValue = value[(colon + 1)...]
         if name.equals("candidate") {
-            do {
-                _ = try CandidateAttribute(attributeValue: attributeValue.string, mode: mode)
-                return nil
-            } catch {
-                return "invalid candidate: \(error.reason)"
+            switch CandidateAttribute.parse(attributeValue, mode: mode) {
+            case .success: return nil
+            case .failure(let error): return "invalid candidate: \(error.reason)"
             }
         }
         if name.equals("rtcp") {

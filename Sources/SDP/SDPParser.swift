@@ -180,7 +180,7 @@ public enum SDPParser {
     /// Parses `<media> <port>[/<count>] <proto> 1*(SP <fmt>)` (RFC 8866 §5.14). `fields` is scratch space.
     static func parseMediaLine(_ value: SDPBytes, fields: inout [SDPBytes]) -> MediaDescription? {
         SDPGrammar.split(value, into: &fields)
-        guard fields.count >= 4, !fields.contains(where: \.isEmpty), SDPGrammar.isToken(fields[0]) else {
+        guard fields.count >= 4, !fields.contains(where: { $0.isEmpty }), SDPGrammar.isToken(fields[0]) else {
             return nil
         }
         let portField = fields[1]
@@ -208,6 +208,6 @@ public enum SDPParser {
         guard previous != UInt8(ascii: "/"), fields[3...].allSatisfy(SDPGrammar.isToken) else { return nil }
         return MediaDescription(
             kind: fields[0].string, port: Int(port), portCount: count, proto: proto.string,
-            formats: fields[3...].map(\.string))
+            formats: fields[3...].map { $0.string })
     }
 }
