@@ -55,10 +55,17 @@ enum LineValidator {
 
     static func attributeReason(_ value: SDPBytes, mode: ParseMode, fields: inout [SDPBytes]) -> String? {
         // RFC 8866 §5.13: the name ends at the first colon.
-        let colon = value.firstIndex(of: UInt8(ascii: ":"))
-        let name = value[..<(colon ?? value.endIndex)]
-        guard SDPGrammar.isToken(name) else { return "attribute name '\(name.string)' is not a token" }
-        guard let colon else { return nil }
+        // One pass: token characters up to the colon.
+        var index = value.startIndex
+        while index < value.endIndex, SDPGrammar.isTokenChar(value[index]) { index += 1 }
+        if index < value.endIndex, value[index] != UInt8(ascii: ":") {  // a non-token byte in the name
+            let nameEnd = value[index...].firstIndex(of: UInt8(ascii: ":")) ?? value.endIndex
+            return "attribute name '\(value[..<nameEnd].string)' is not a token"
+        }
+        let name = value[..<index]
+        guard !name.isEmpty else { return "attribute name '' is not a token" }
+        guard index < value.endIndex else { return nil }
+        let colon = index
         let attributeValue = value[(colon + 1)...]
         if name.equals("candidate") {
             switch CandidateAttribute.parse(attributeValue, mode: mode) {

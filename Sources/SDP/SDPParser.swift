@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses RFC 8866 text into a ``SessionDescription``.
 ///
 /// Line handling follows JSEP-SDP §5.1: split on LF, strip one trailing CR, skip empty lines. See
@@ -74,19 +82,8 @@ public enum SDPParser {
         var start = 0
         while start < bytes.count {
             lineNumber += 1
-            // One scan finds the end of the line and the first NUL or CR of the value (after "<type>=").
-            var index = start
-            var firstNULOrCR = Int.max
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte <= cr {
-                    if byte == lf { break }
-                    if (byte == 0 || byte == cr) && index >= start + 2 && firstNULOrCR == Int.max {
-                        firstNULOrCR = index
-                    }
-                }
-                index += 1
-            }
+            // memchr (vectorized in libc) finds the end of the line: a byte loop cost 6 instructions per byte.
+            let index = firstIndex(of: lf, in: bytes, from: start) ?? bytes.count
             let hasNewline = index < bytes.count
             var end = index
             if end > start, bytes[end - 1] == cr {
@@ -109,7 +106,9 @@ public enum SDPParser {
             if !knownTypes.contains(letter) {
                 try problem(lineNumber, "unknown line type '\(type)='")
             }
-            if firstNULOrCR < end {
+            if firstIndex(of: 0, in: bytes, from: lineStart + 2, to: end) != nil
+                || firstIndex(of: cr, in: bytes, from: lineStart + 2, to: end) != nil
+            {
                 try problem(lineNumber, "NUL or CR inside a value")
             }
             if sessionLines.isEmpty, !inMedia, letter != UInt8(ascii: "v") {
@@ -159,6 +158,14 @@ public enum SDPParser {
             lines: sessionLines, media: media, lineEnding: lineEnding ?? .crlf,
             hasFinalLineEnding: bytes.last == lf)
         return Result(description: description, warnings: warnings)
+    }
+
+    /// The index of the first `byte` in `bytes[from..<to]` (default: to the end).
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int? = nil) -> Int? {
+        let to = to ?? bytes.count
+        guard from < to, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// An upper bound of the number of lines from `start` up to the next `m=` line (for reserving capacity).
