@@ -49,6 +49,7 @@ public enum SDPParser {
         return try outcome.get()
     }
 
+    /// ``parseLines(_:mode:)`` with its error as a value: the buffer closures above cannot throw a typed error.
     static func parse(bytes: UnsafeBufferPointer<UInt8>, mode: ParseMode) -> Swift.Result<Result, SDPParseError> {
         do {
             return .success(try parseLines(bytes, mode: mode))
