@@ -2,68 +2,85 @@
 ///
 /// Lines whose content is free text (`s=`, `i=`, `u=`, `e=`, `p=`, `k=`) and attributes the module does not
 /// interpret are not checked: RFC 8866 §5 says unknown attributes "MUST be ignored".
+///
+/// The checks run on the line's bytes and accept exactly what ``Origin/init(lineValue:)``,
+/// ``Connection/init(lineValue:)`` and ``Bandwidth/init(lineValue:)`` accept, without building them (issue 9).
 enum LineValidator {
-    /// Why the line is malformed, or `nil` when it is acceptable.
-    static func reason(type: UInt8, value: Substring, mode: ParseMode) -> String? {
+    /// Why the line is malformed, or `nil` when it is acceptable. `fields` is scratch space.
+    static func reason(type: UInt8, value: SDPBytes, mode: ParseMode, fields: inout [SDPBytes]) -> String? {
         switch type {
         case UInt8(ascii: "v"):
-            return value == "0" ? nil : "unsupported version 'v=\(value)', expected 'v=0'"
+            return value.equals("0") ? nil : "unsupported version 'v=\(value.string)', expected 'v=0'"
         case UInt8(ascii: "o"):
-            guard let origin = Origin(lineValue: value) else {
+            SDPGrammar.split(value, into: &fields)
+            guard fields.count == 6, !fields.contains(where: { $0.isEmpty }),
+                SDPGrammar.decimal(fields[1], as: UInt64.self) != nil,
+                SDPGrammar.decimal(fields[2], as: UInt64.self) != nil
+            else {
                 return "malformed o= line, expected '<username> <sess-id> <sess-version> <nettype> <addrtype> <address>'"
             }
-            return addressTypeReason(netType: origin.netType, addrType: origin.addrType)
+            return addressTypeReason(netType: fields[3], addrType: fields[4])
         case UInt8(ascii: "c"):
-            guard let connection = Connection(lineValue: value) else {
+            SDPGrammar.split(value, into: &fields)
+            guard fields.count == 3, !fields.contains(where: { $0.isEmpty }) else {
                 return "malformed c= line, expected '<nettype> <addrtype> <address>'"
             }
-            return addressTypeReason(netType: connection.netType, addrType: connection.addrType)
+            return addressTypeReason(netType: fields[0], addrType: fields[1])
         case UInt8(ascii: "b"):
-            return Bandwidth(lineValue: value) == nil ? "malformed b= line, expected '<bwtype>:<digits>'" : nil
+            // As Bandwidth(lineValue:): a token, a colon, digits. Its Character-wise colon search finds a
+            // different colon only next to a non-ASCII scalar, which fails the token or digit check either way.
+            guard let colon = value.firstIndex(of: UInt8(ascii: ":")), SDPGrammar.isToken(value[..<colon]),
+                SDPGrammar.decimal(value[(colon + 1)...], as: UInt64.self) != nil
+            else { return "malformed b= line, expected '<bwtype>:<digits>'" }
+            return nil
         case UInt8(ascii: "t"):
-            let fields = SDPGrammar.fields(value)
+            SDPGrammar.split(value, into: &fields)
             guard fields.count == 2, fields.allSatisfy({ SDPGrammar.decimal($0, as: UInt64.self) != nil }) else {
                 return "malformed t= line, expected '<start-time> <stop-time>'"
             }
             return nil
         case UInt8(ascii: "a"):
-            return attributeReason(value, mode: mode)
+            return attributeReason(value, mode: mode, fields: &fields)
         default:
             return nil
         }
     }
 
-    /// RFC 8866 §5.7: with nettype `IN`, the address type is `IP4` or `IP6`.
-    static func addressTypeReason(netType: String, addrType: String) -> String? {
-        guard netType == "IN", addrType != "IP4", addrType != "IP6" else { return nil }
-        return "unknown address type '\(addrType)', expected IP4 or IP6"
+    /// RFC 8866 §5.7: with nettype `IN`, the address type is `IP4` or `IP6`. Bytes are compared: no non-ASCII
+    /// text is canonically equivalent to `IN`, `IP4` or `IP6`, so this answers as a `String` comparison would.
+    static func addressTypeReason(netType: SDPBytes, addrType: SDPBytes) -> String? {
+        guard netType.equals("IN"), !addrType.equals("IP4"), !addrType.equals("IP6") else { return nil }
+        return "unknown address type '\(addrType.string)', expected IP4 or IP6"
     }
 
-    static func attributeReason(_ value: Substring, mode: ParseMode) -> String? {
-        // Split on bytes, as SDPLine.attribute does (RFC 8866 §5.13: at the first colon).
-        let utf8 = value.utf8
-        let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
-        let name = Substring(utf8[..<(colon ?? utf8.endIndex)])
-        guard SDPGrammar.isToken(name) else { return "attribute name '\(name)' is not a token" }
-        guard let colon else { return nil }
-        let attributeValue = Substring(utf8[utf8.index(after: colon)...])
-        switch name {
-        case "candidate":
-            do {
-                _ = try CandidateAttribute(attributeValue: attributeValue, mode: mode)
-                return nil
-            } catch {
-                return "invalid candidate: \(error.reason)"
+    static func attributeReason(_ value: SDPBytes, mode: ParseMode, fields: inout [SDPBytes]) -> String? {
+        // RFC 8866 §5.13: the name ends at the first colon.
+        // One pass: token characters up to the colon.
+        var index = value.startIndex
+        while index < value.endIndex, SDPGrammar.isTokenChar(value[index]) { index += 1 }
+        if index < value.endIndex, value[index] != UInt8(ascii: ":") {  // a non-token byte in the name
+            let nameEnd = value[index...].firstIndex(of: UInt8(ascii: ":")) ?? value.endIndex
+            return "attribute name '\(value[..<nameEnd].string)' is not a token"
+        }
+        let name = value[..<index]
+        guard !name.isEmpty else { return "attribute name '' is not a token" }
+        guard index < value.endIndex else { return nil }
+        let colon = index
+        let attributeValue = value[(colon + 1)...]
+        if name.equals("candidate") {
+            switch CandidateAttribute.parse(attributeValue, mode: mode) {
+            case .success: return nil
+            case .failure(let error): return "invalid candidate: \(error.reason)"
             }
-        case "rtcp":
+        }
+        if name.equals("rtcp") {
             // RFC 3605 §2.1: a=rtcp:<port> [<nettype> <addrtype> <address>]
-            let fields = SDPGrammar.fields(attributeValue)
+            SDPGrammar.split(attributeValue, into: &fields)
             guard SDPGrammar.decimal(fields[0], as: UInt16.self) != nil, fields.count == 1 || fields.count == 4 else {
                 return "malformed a=rtcp, expected '<port> [<nettype> <addrtype> <address>]'"
             }
-            return fields.count == 4 ? addressTypeReason(netType: String(fields[1]), addrType: String(fields[2])) : nil
-        default:
-            return nil
+            return fields.count == 4 ? addressTypeReason(netType: fields[1], addrType: fields[2]) : nil
         }
+        return nil
     }
 }

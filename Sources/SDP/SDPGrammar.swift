@@ -1,19 +1,11 @@
 /// Character classes and number parsing shared by the SDP and candidate parsers (RFC 8866 §9, RFC 8839 §5.1).
 enum SDPGrammar {
-    /// RFC 8866 `token-char`: ALPHA / DIGIT and ``!#$%&'*+-.^_`{|}~``.
+    /// RFC 8866 `token-char`: ALPHA / DIGIT and ``!#$%&'*+-.^_`{|}~``, as bit masks of the bytes 0–63 and
+    /// 64–127 (one shift and test per byte; the attribute-name checks run on every `a=` line, issue 9).
     static func isTokenChar(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"),
-            UInt8(ascii: "}"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x7FFF_FFFF_C7FF_FFFE
+        if byte < 64 { return low >> UInt64(byte) & 1 != 0 }
+        return byte < 128 && high >> UInt64(byte - 64) & 1 != 0
     }
 
     /// `true` when `text` is a non-empty RFC 8866 token.

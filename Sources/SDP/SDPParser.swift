@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses RFC 8866 text into a ``SessionDescription``.
 ///
 /// Line handling follows JSEP-SDP §5.1: split on LF, strip one trailing CR, skip empty lines. See
@@ -33,12 +41,37 @@ public enum SDPParser {
     /// - Throws: ``SDPParseError`` naming the first offending line (strict), or a malformed `m=` line or an
     ///   input without any line (both modes).
     public static func parse(_ text: String, mode: ParseMode = .strict) throws(SDPParseError) -> Result {
+        var text = text
+        text.makeContiguousUTF8()  // so that the bytes below are one buffer (a no-op for native strings)
+        let outcome =
+            text.utf8.withContiguousStorageIfAvailable { parse(bytes: $0, mode: mode) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0, mode: mode) }
+        return try outcome.get()
+    }
+
+    /// ``parseLines(_:mode:)`` with its error as a value: the buffer closures above cannot throw a typed error.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>, mode: ParseMode) -> Swift.Result<Result, SDPParseError> {
+        do {
+            return .success(try parseLines(bytes, mode: mode))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The parser proper, over the UTF-8 bytes of the text: lines and fields are index ranges, and a `String`
+    /// is made only for the values the model keeps (issue 9).
+    static func parseLines(_ bytes: UnsafeBufferPointer<UInt8>, mode: ParseMode) throws(SDPParseError) -> Result {
         var sessionLines: [SDPLine] = []
+        sessionLines.reserveCapacity(lineCount(bytes, from: 0))
         var media: [MediaDescription] = []
+        var section = MediaDescription(kind: "", port: 0, proto: "", formats: [])  // the open one, when inMedia
+        var inMedia = false
         var warnings: [SDPParseError] = []
         var lineEnding: LineEnding?
         var lineNumber = 0
-        var seen: [UInt8: Int] = [:]
+        var versionLines = 0, originLines = 0, nameLines = 0  // at session level
+        var fields: [SDPBytes] = []  // scratch space of the field splits
+        fields.reserveCapacity(16)
 
         func problem(_ line: Int, _ reason: String) throws(SDPParseError) {
             let error = SDPParseError(line: line, reason: reason)
@@ -46,121 +79,143 @@ public enum SDPParser {
             warnings.append(error)
         }
 
-        var text = text
-        text.makeContiguousUTF8()  // so the byte scans below run over one buffer (a no-op for native strings)
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var start = 0
+        while start < bytes.count {
             lineNumber += 1
-            let newline = firstIndex(of: UInt8(ascii: "\n"), in: utf8, from: start, to: utf8.endIndex)
-            var end = newline ?? utf8.endIndex
-            let nextStart = newline.map { utf8.index(after: $0) } ?? utf8.endIndex
-            if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") {
-                end = utf8.index(before: end)
-                if lineEnding == nil, newline != nil { lineEnding = .crlf }
-            } else if lineEnding == nil, newline != nil {
+            // memchr (vectorized in libc) finds the end of the line: a byte loop cost 6 instructions per byte.
+            let index = firstIndex(of: lf, in: bytes, from: start) ?? bytes.count
+            let hasNewline = index < bytes.count
+            var end = index
+            if end > start, bytes[end - 1] == cr {
+                end -= 1
+                if lineEnding == nil, hasNewline { lineEnding = .crlf }
+            } else if lineEnding == nil, hasNewline {
                 lineEnding = .lf
             }
-            let raw = Substring(utf8[start..<end])  // byte slicing: no grapheme checks on a hot path
-            start = nextStart
-            if raw.isEmpty { continue }
+            let lineStart = start
+            start = hasNewline ? index + 1 : bytes.count
+            if end == lineStart { continue }
 
-            let bytes = raw.utf8
-            guard bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: "="),
-                let letter = bytes.first, letter < 0x80
-            else {
+            let letter = bytes[lineStart]
+            guard end - lineStart >= 2, bytes[lineStart + 1] == UInt8(ascii: "="), letter < 0x80 else {
                 try problem(lineNumber, "expected '<type>=<value>'")
                 continue
             }
             let type = Character(Unicode.Scalar(letter))
-            // Byte-wise: a combining mark after "=" must stay in the value, not merge into the separator.
-            let value = Substring(bytes.dropFirst(2))
+            let value = bytes[(lineStart + 2)..<end]
             if !knownTypes.contains(letter) {
                 try problem(lineNumber, "unknown line type '\(type)='")
             }
-            if containsNULOrCR(utf8, from: value.startIndex, to: value.endIndex) {
+            if firstIndex(of: 0, in: bytes, from: lineStart + 2, to: end) != nil
+                || firstIndex(of: cr, in: bytes, from: lineStart + 2, to: end) != nil
+            {
                 try problem(lineNumber, "NUL or CR inside a value")
             }
-            if sessionLines.isEmpty, media.isEmpty, letter != UInt8(ascii: "v") {
+            if sessionLines.isEmpty, !inMedia, letter != UInt8(ascii: "v") {
                 try problem(lineNumber, "a description must start with 'v=0'")
             }
 
             if letter == UInt8(ascii: "m") {
-                guard let section = parseMediaLine(value) else {
+                guard var next = parseMediaLine(value, fields: &fields) else {
                     throw SDPParseError(line: lineNumber, reason: "malformed m= line, expected '<media> <port> <proto> <fmt> …'")
                 }
-                media.append(section)
+                next.lines.reserveCapacity(lineCount(bytes, from: start))
+                if inMedia { media.append(section) }
+                section = next
+                inMedia = true
                 continue
             }
-            if !media.isEmpty, sessionOnlyTypes.contains(letter) {
+            if inMedia, sessionOnlyTypes.contains(letter) {
                 try problem(lineNumber, "'\(type)=' is only allowed at session level")
             }
-            if media.isEmpty, "vos".utf8.contains(letter) {
-                seen[letter, default: 0] += 1
-                if seen[letter] == 2 { try problem(lineNumber, "duplicate '\(type)=' line") }
+            if !inMedia {
+                switch letter {
+                case UInt8(ascii: "v"): versionLines += 1
+                case UInt8(ascii: "o"): originLines += 1
+                case UInt8(ascii: "s"): nameLines += 1
+                default: break
+                }
+                if (letter == UInt8(ascii: "v") && versionLines == 2) || (letter == UInt8(ascii: "o") && originLines == 2)
+                    || (letter == UInt8(ascii: "s") && nameLines == 2)
+                {
+                    try problem(lineNumber, "duplicate '\(type)=' line")
+                }
             }
-            if let reason = LineValidator.reason(type: letter, value: value, mode: mode) {
+            if let reason = LineValidator.reason(type: letter, value: value, mode: mode, fields: &fields) {
                 try problem(lineNumber, reason)
             }
-            let line = SDPLine(type: type, value: String(value))
-            if media.isEmpty { sessionLines.append(line) } else { media[media.count - 1].lines.append(line) }
+            let line = SDPLine(type: type, value: value.string)
+            if inMedia { section.lines.append(line) } else { sessionLines.append(line) }
         }
+        if inMedia { media.append(section) }
 
         if sessionLines.isEmpty && media.isEmpty {
             throw SDPParseError(line: max(lineNumber, 1), reason: "empty description")
         }
-        for (letter, name) in [(UInt8(ascii: "o"), "o="), (UInt8(ascii: "s"), "s=")] where seen[letter] == nil {
-            try problem(max(lineNumber, 1), "missing '\(name)' line")
-        }
+        if originLines == 0 { try problem(max(lineNumber, 1), "missing 'o=' line") }
+        if nameLines == 0 { try problem(max(lineNumber, 1), "missing 's=' line") }
         let description = SessionDescription(
             lines: sessionLines, media: media, lineEnding: lineEnding ?? .crlf,
-            hasFinalLineEnding: text.utf8.last == UInt8(ascii: "\n"))
+            hasFinalLineEnding: bytes.last == lf)
         return Result(description: description, warnings: warnings)
     }
 
-    /// The first `byte` in `utf8[from..<to]`, scanning the contiguous UTF-8 storage when there is one (the
-    /// generic index walk of `String.UTF8View` cost about 40 instructions per byte, issue 9).
-    static func firstIndex(of byte: UInt8, in utf8: String.UTF8View, from: String.Index, to: String.Index)
-        -> String.Index?
-    {
-        let lower = utf8.distance(from: utf8.startIndex, to: from)
-        let upper = utf8.distance(from: utf8.startIndex, to: to)
-        let found = utf8.withContiguousStorageIfAvailable { bytes in bytes[lower..<upper].firstIndex(of: byte) }
-        switch found {
-        case .some(let offset?): return utf8.index(utf8.startIndex, offsetBy: offset)
-        case .some(nil): return nil
-        case nil: return utf8[from..<to].firstIndex(of: byte)
+    /// The index of the first `byte` in `bytes[from..<to]` (default: to the end).
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int? = nil) -> Int? {
+        let to = to ?? bytes.count
+        guard from < to, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
+    /// An upper bound of the number of lines from `start` up to the next `m=` line (for reserving capacity).
+    static func lineCount(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var count = 1
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "m"), bytes[index + 2] == UInt8(ascii: "=") {
+                    return count
+                }
+                count += 1
+            }
+            index += 1
         }
+        return count
     }
 
-    /// Whether `utf8[from..<to]` holds a NUL or a CR.
-    static func containsNULOrCR(_ utf8: String.UTF8View, from: String.Index, to: String.Index) -> Bool {
-        func bad(_ byte: UInt8) -> Bool { byte == 0 || byte == UInt8(ascii: "\r") }
-        let lower = utf8.distance(from: utf8.startIndex, to: from)
-        let upper = utf8.distance(from: utf8.startIndex, to: to)
-        return utf8.withContiguousStorageIfAvailable { bytes in bytes[lower..<upper].contains(where: bad) }
-            ?? utf8[from..<to].contains(where: bad)
-    }
-
-    /// Parses `<media> <port>[/<count>] <proto> 1*(SP <fmt>)` (RFC 8866 §5.14).
-    static func parseMediaLine(_ value: Substring) -> MediaDescription? {
-        let fields = SDPGrammar.fields(value)
-        guard fields.count >= 4, !fields.contains(where: \.isEmpty), SDPGrammar.isToken(fields[0]) else {
+    /// Parses `<media> <port>[/<count>] <proto> 1*(SP <fmt>)` (RFC 8866 §5.14). `fields` is scratch space.
+    static func parseMediaLine(_ value: SDPBytes, fields: inout [SDPBytes]) -> MediaDescription? {
+        SDPGrammar.split(value, into: &fields)
+        guard fields.count >= 4, !fields.contains(where: { $0.isEmpty }), SDPGrammar.isToken(fields[0]) else {
             return nil
         }
-        let portParts = fields[1].split(separator: "/", omittingEmptySubsequences: false)
-        guard portParts.count <= 2, let port = SDPGrammar.decimal(portParts[0], as: UInt16.self) else { return nil }
+        let portField = fields[1]
+        let slash = portField.firstIndex(of: UInt8(ascii: "/"))
+        guard let port = SDPGrammar.decimal(portField[..<(slash ?? portField.endIndex)], as: UInt16.self) else {
+            return nil
+        }
         var count: Int?
-        if portParts.count == 2 {
-            guard let parsed = SDPGrammar.decimal(portParts[1], as: Int.self) else { return nil }
+        if let slash {
+            // At most one slash: a second one leaves a non-digit in the count.
+            guard let parsed = SDPGrammar.decimal(portField[(slash + 1)...], as: Int.self) else { return nil }
             count = parsed
         }
+        // The proto is tokens joined by single slashes.
         let proto = fields[2]
-        guard proto.split(separator: "/", omittingEmptySubsequences: false).allSatisfy(SDPGrammar.isToken),
-            fields[3...].allSatisfy(SDPGrammar.isToken)
-        else { return nil }
+        var previous = UInt8(ascii: "/")
+        for byte in proto {
+            if byte == UInt8(ascii: "/") {
+                guard previous != byte else { return nil }
+            } else if !SDPGrammar.isTokenChar(byte) {
+                return nil
+            }
+            previous = byte
+        }
+        guard previous != UInt8(ascii: "/"), fields[3...].allSatisfy(SDPGrammar.isToken) else { return nil }
         return MediaDescription(
-            kind: String(fields[0]), port: Int(port), portCount: count, proto: String(proto),
-            formats: fields[3...].map(String.init))
+            kind: fields[0].string, port: Int(port), portCount: count, proto: proto.string,
+            formats: fields[3...].map { $0.string })
     }
 }
