@@ -3,8 +3,8 @@ import SignalingSupport
 /// The notifications on their way to one server session, in the order they were queued.
 ///
 /// Servers built on ``JSONRPCServer`` enqueue under their own state lock, so two handlers that change the state
-/// one after the other also queue their notifications in that order; ``flush()`` then sends them one at a time
-/// (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a
+/// one after the other also queue their notifications in that order; ``flush()`` then hands them to the connection one
+/// at a time, without waiting for each write where the connection can queue (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a
 /// later notification could overtake an earlier one.
 ///
 /// While the session has no connection, ``Disconnected`` decides: ``Disconnected/keep`` holds the notifications
@@ -57,7 +57,8 @@ package final class SessionOutbox: Sendable {
         }
     }
 
-    /// Sends everything queued so far and returns once it is out, or (``Disconnected/keep``) once the session
+    /// Sends everything queued so far and returns once the connection has taken it (in order, ahead of anything
+    /// the caller sends afterwards), or (``Disconnected/keep``) once the session
     /// turns out to have no connection: the rest then waits for the flush after the resume. A caller may rely on
     /// its notifications having left before it goes on (candidates before the answer, an update before the reply).
     package func flush() async {
@@ -67,7 +68,10 @@ package final class SessionOutbox: Sendable {
             var disconnected = false
             if let next {
                 do {
-                    try await session.notify(next.method, params: next.params)
+                    // Queued on the connection without waiting for the write, so a broadcast does not wait for
+                    // each member's socket in turn; the connection keeps the order (and closes a slow consumer).
+                    let text = RPCMessage.notification(next).jsonText
+                    if try !session.enqueue(text) { try await session.transmit(text) }
                     state.withLock { $0.head += 1 }
                     continue
                 } catch {
