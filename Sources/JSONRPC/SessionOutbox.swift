@@ -3,9 +3,11 @@ import SignalingSupport
 /// The notifications on their way to one server session, in the order they were queued.
 ///
 /// Servers built on ``JSONRPCServer`` enqueue under their own state lock, so two handlers that change the state
-/// one after the other also queue their notifications in that order; ``flush()`` then hands them to the connection one
-/// at a time, without waiting for each write where the connection can queue (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a
-/// later notification could overtake an earlier one.
+/// one after the other also queue their notifications in that order; ``flush()`` then hands them to the
+/// connection one at a time, without waiting for each write where the connection can queue (whoever finds the
+/// outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a later
+/// notification could overtake an earlier one. A broadcast encodes its notification once
+/// (``EncodedNotification``) for every outbox it goes to.
 ///
 /// While the session has no connection, ``Disconnected`` decides: ``Disconnected/keep`` holds the notifications
 /// for a resume (DESIGN §5 outbox: the Room and Tree servers), ``Disconnected/drop`` discards them (clients that
@@ -21,7 +23,7 @@ package final class SessionOutbox: Sendable {
     }
 
     private struct State {
-        var queue: [RPCNotification] = []
+        var queue: [String] = []
         var head = 0
         var draining = false
         var overflowed = false
@@ -47,13 +49,18 @@ package final class SessionOutbox: Sendable {
 
     /// Queues a notification; synchronous, so callers can queue under their own lock.
     package func enqueue(method: String, params: JSONValue?) {
+        enqueue(EncodedNotification(method: method, params: params))
+    }
+
+    /// Queues a notification encoded once for every outbox it goes to (a broadcast); synchronous.
+    package func enqueue(_ notification: EncodedNotification) {
         state.withLock { s in
             guard !s.overflowed else { return }
             if s.queue.count - s.head >= limit {
                 s.overflowed = true
                 return
             }
-            s.queue.append(RPCNotification(method: method, params: params))
+            s.queue.append(notification.text)
         }
     }
 
@@ -70,7 +77,7 @@ package final class SessionOutbox: Sendable {
                 do {
                     // Queued on the connection without waiting for the write, so a broadcast does not wait for
                     // each member's socket in turn; the connection keeps the order (and closes a slow consumer).
-                    let text = RPCMessage.notification(next).jsonText
+                    let text = next
                     if try !session.enqueue(text) { try await session.transmit(text) }
                     state.withLock { $0.head += 1 }
                     continue
@@ -118,5 +125,16 @@ package final class SessionOutbox: Sendable {
             }
             if drainer { continuation.resume(returning: true) }
         }
+    }
+}
+
+/// A notification's wire text, encoded once however many ``SessionOutbox``es it is queued in.
+package struct EncodedNotification: Sendable {
+    /// The JSON-RPC notification text.
+    package let text: String
+
+    /// Encodes the notification `method` with `params`.
+    package init(method: String, params: JSONValue?) {
+        text = RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText
     }
 }
