@@ -114,7 +114,15 @@ package final class SessionOutbox: Sendable {
 
     /// Becomes the drainer (`true`), or waits for the running drain to finish (`false`).
     private func claimDrain() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        // An idle outbox is claimed without suspending: a continuation resumed at once still re-enqueues the
+        // task, one hop per member of a broadcast.
+        let idle = state.withLock { s -> Bool in
+            guard !s.draining else { return false }
+            s.draining = true
+            return true
+        }
+        if idle { return true }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let drainer = state.withLock { s -> Bool in
                 if s.draining {
                     s.waiters.append(continuation)
