@@ -96,14 +96,6 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
     }
 
-    /// Queues `text` on the bound connection without waiting (``MessageConnection/enqueue(_:)``); `false` when
-    /// the connection cannot queue.
-    /// - Throws: ``RPCError/connectionClosed(_:)`` when no connection is bound or it has ended.
-    func enqueue(_ text: String) throws -> Bool {
-        guard let current = binding.withLock({ $0?.connection }) else { throw RPCError.connectionClosed(nil) }
-        do { return try current.enqueue(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
-    }
-
     /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
     func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
         expiry.withLock { timer in

@@ -3,11 +3,10 @@ import SignalingSupport
 /// The notifications on their way to one server session, in the order they were queued.
 ///
 /// Servers built on ``JSONRPCServer`` enqueue under their own state lock, so two handlers that change the state
-/// one after the other also queue their notifications in that order; ``flush()`` then hands them to the
-/// connection one at a time, without waiting for each write where the connection can queue (whoever finds the
-/// outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a later
-/// notification could overtake an earlier one. A broadcast encodes its notification once
-/// (``EncodedNotification``) for every outbox it goes to.
+/// one after the other also queue their notifications in that order; ``flush()`` then sends them one at a time
+/// (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it
+/// a later notification could overtake an earlier one. A broadcast encodes its notification once
+/// (``EncodedNotification``) for every outbox it goes to, and flushes the outboxes concurrently.
 ///
 /// While the session has no connection, ``Disconnected`` decides: ``Disconnected/keep`` holds the notifications
 /// for a resume (DESIGN §5 outbox: the Room and Tree servers), ``Disconnected/drop`` discards them (clients that
@@ -64,8 +63,7 @@ package final class SessionOutbox: Sendable {
         }
     }
 
-    /// Sends everything queued so far and returns once the connection has taken it (in order, ahead of anything
-    /// the caller sends afterwards), or (``Disconnected/keep``) once the session
+    /// Sends everything queued so far and returns once it is out, or (``Disconnected/keep``) once the session
     /// turns out to have no connection: the rest then waits for the flush after the resume. A caller may rely on
     /// its notifications having left before it goes on (candidates before the answer, an update before the reply).
     package func flush() async {
@@ -75,10 +73,9 @@ package final class SessionOutbox: Sendable {
             var disconnected = false
             if let next {
                 do {
-                    // Queued on the connection without waiting for the write, so a broadcast does not wait for
-                    // each member's socket in turn; the connection keeps the order (and closes a slow consumer).
-                    let text = next
-                    if try !session.enqueue(text) { try await session.transmit(text) }
+                    // Awaited: a notification the connection took but could not write before it closed fails
+                    // here, and stays queued for the resume (``Disconnected/keep``).
+                    try await session.transmit(next)
                     state.withLock { $0.head += 1 }
                     continue
                 } catch {

@@ -129,7 +129,16 @@ public final class RoomServer: Sendable {
         for endpoint in departure.released { await media.release(endpoint) }
     }
 
+    /// Flushes `outboxes` concurrently: a broadcast waits for the slowest member's writes, not for the sum of all
+    /// of them (each outbox still sends its own notifications in order).
     func flush(_ outboxes: [NotificationOutbox?]) async {
-        for outbox in outboxes { await outbox?.flush() }
+        let outboxes = outboxes.compactMap { $0 }
+        guard outboxes.count > 1 else {
+            await outboxes.first?.flush()
+            return
+        }
+        await withDiscardingTaskGroup { group in
+            for outbox in outboxes { group.addTask { await outbox.flush() } }
+        }
     }
 }
