@@ -152,7 +152,8 @@ extension JSONRPCClient {
                 return
             }
             do {
-                try await connection.send(text)
+                // Queued without waiting for the write where the connection can: the response completes the call.
+                if try !connection.enqueue(text) { try await connection.send(text) }
             } catch {
                 // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
                 // them; without it, they fail now.

@@ -196,7 +196,9 @@ extension JSONRPCServer {
 
     func sendText(_ text: String, on connection: any MessageConnection) async {
         do {
-            try await connection.send(text)
+            // Queued without waiting for the write where the connection can (in order with the notifications
+            // queued before it, and flushed before a later close).
+            if try !connection.enqueue(text) { try await connection.send(text) }
         } catch {
             logger.debug("could not send a response", metadata: ["reason": "\(error)"])
         }

@@ -19,8 +19,14 @@ public final class LocalMessageConnection: MessageConnection {
     }
 
     public func send(_ text: String) async throws {
+        _ = try enqueue(text)
+    }
+
+    /// Delivers `text` at once (an in-memory pair never waits); always `true`.
+    public func enqueue(_ text: String) throws -> Bool {
         if let end = inbox.end { throw end }
         try outbox.deliver(text)
+        return true
     }
 
     /// The next message. Throws ``ConnectionEnd`` once the connection has ended, or `CancellationError` when the

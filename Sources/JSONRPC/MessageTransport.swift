@@ -25,10 +25,20 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
 public protocol MessageConnection: Sendable {
     /// Sends one text message.
     func send(_ text: String) async throws
+    /// Queues one text message without waiting for it to be written, in order with earlier and later
+    /// ``send(_:)`` and `enqueue` calls; returns `false` when this connection cannot queue (the caller then uses
+    /// ``send(_:)``). The default implementation returns `false`.
+    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    func enqueue(_ text: String) throws -> Bool
     /// The next inbound message; throws ``ConnectionEnd`` when the connection has ended.
     func receive() async throws -> String
     /// Closes the connection with `code` and `reason`.
     func close(code: UInt16, reason: String) async
+}
+
+extension MessageConnection {
+    /// Cannot queue: callers fall back to ``send(_:)``.
+    public func enqueue(_ text: String) throws -> Bool { false }
 }
 
 /// Opens ``MessageConnection``s to one endpoint; the client calls it again to reconnect.

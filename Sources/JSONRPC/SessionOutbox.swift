@@ -4,8 +4,9 @@ import SignalingSupport
 ///
 /// Servers built on ``JSONRPCServer`` enqueue under their own state lock, so two handlers that change the state
 /// one after the other also queue their notifications in that order; ``flush()`` then sends them one at a time
-/// (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it a
-/// later notification could overtake an earlier one.
+/// (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it
+/// a later notification could overtake an earlier one. A broadcast encodes its notification once
+/// (``EncodedNotification``) for every outbox it goes to, and flushes the outboxes concurrently.
 ///
 /// While the session has no connection, ``Disconnected`` decides: ``Disconnected/keep`` holds the notifications
 /// for a resume (DESIGN §5 outbox: the Room and Tree servers), ``Disconnected/drop`` discards them (clients that
@@ -21,7 +22,7 @@ package final class SessionOutbox: Sendable {
     }
 
     private struct State {
-        var queue: [RPCNotification] = []
+        var queue: [String] = []
         var head = 0
         var draining = false
         var overflowed = false
@@ -47,13 +48,18 @@ package final class SessionOutbox: Sendable {
 
     /// Queues a notification; synchronous, so callers can queue under their own lock.
     package func enqueue(method: String, params: JSONValue?) {
+        enqueue(EncodedNotification(method: method, params: params))
+    }
+
+    /// Queues a notification encoded once for every outbox it goes to (a broadcast); synchronous.
+    package func enqueue(_ notification: EncodedNotification) {
         state.withLock { s in
             guard !s.overflowed else { return }
             if s.queue.count - s.head >= limit {
                 s.overflowed = true
                 return
             }
-            s.queue.append(RPCNotification(method: method, params: params))
+            s.queue.append(notification.text)
         }
     }
 
@@ -67,7 +73,9 @@ package final class SessionOutbox: Sendable {
             var disconnected = false
             if let next {
                 do {
-                    try await session.notify(next.method, params: next.params)
+                    // Awaited: a notification the connection took but could not write before it closed fails
+                    // here, and stays queued for the resume (``Disconnected/keep``).
+                    try await session.transmit(next)
                     state.withLock { $0.head += 1 }
                     continue
                 } catch {
@@ -103,7 +111,15 @@ package final class SessionOutbox: Sendable {
 
     /// Becomes the drainer (`true`), or waits for the running drain to finish (`false`).
     private func claimDrain() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        // An idle outbox is claimed without suspending: a continuation resumed at once still re-enqueues the
+        // task, one hop per member of a broadcast.
+        let idle = state.withLock { s -> Bool in
+            guard !s.draining else { return false }
+            s.draining = true
+            return true
+        }
+        if idle { return true }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let drainer = state.withLock { s -> Bool in
                 if s.draining {
                     s.waiters.append(continuation)
@@ -114,5 +130,16 @@ package final class SessionOutbox: Sendable {
             }
             if drainer { continuation.resume(returning: true) }
         }
+    }
+}
+
+/// A notification's wire text, encoded once however many ``SessionOutbox``es it is queued in.
+package struct EncodedNotification: Sendable {
+    /// The JSON-RPC notification text.
+    package let text: String
+
+    /// Encodes the notification `method` with `params`.
+    package init(method: String, params: JSONValue?) {
+        text = RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText
     }
 }

@@ -27,6 +27,18 @@ public final class WebSocketMessageConnection: MessageConnection {
         }
     }
 
+    /// Queues `text` as one text message without waiting for it to be written (fan-out: one slow peer must not
+    /// hold up the sender); a queue above the transport's byte limit closes the connection with 1008 (DESIGN §2).
+    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    public func enqueue(_ text: String) throws -> Bool {
+        do {
+            try webSocket.enqueue(.text(text))
+        } catch TransportError.closed(let info) {
+            throw ConnectionEnd(info)
+        }
+        return true
+    }
+
     /// The next inbound message.
     /// - Throws: ``ConnectionEnd`` once the connection has ended (after every message that arrived before the
     ///   close was delivered), or `CancellationError` when the waiting task is cancelled.

@@ -28,3 +28,8 @@ extension SessionOutbox {
         enqueue(method: notification.method.rawValue, params: notification.params)
     }
 }
+
+extension RoomNotification {
+    /// The notification's wire text, to queue the same one in many outboxes without encoding it for each.
+    var encoded: EncodedNotification { EncodedNotification(method: method.rawValue, params: params) }
+}

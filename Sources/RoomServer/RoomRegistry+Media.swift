@@ -62,7 +62,7 @@ extension RoomRegistry {
             guard endpoint.endpoint == .publisher else { return (queue, []) }
             me.publishing = .live
             events.publish(.participantPublished(room: room.name, user: me.name))
-            let note = RoomNotification.participantPublished(.init(id: me.name))
+            let note = RoomNotification.participantPublished(.init(id: me.name)).encoded
             let others = room.joined.filter { $0.name != me.name }
             for other in others { other.outbox.enqueue(note) }
             return (queue, others.map(\.outbox))
@@ -91,7 +91,7 @@ extension RoomRegistry {
             room[me.name] = me
             result.released += Self.dropSubscriptions(to: me.name, in: &room)
             events.publish(.participantUnpublished(room: room.name, user: me.name))
-            let note = RoomNotification.participantUnpublished(.init(name: me.name))
+            let note = RoomNotification.participantUnpublished(.init(name: me.name)).encoded
             for other in room.joined where other.name != me.name {
                 other.outbox.enqueue(note)
                 result.flush.append(other.outbox)

@@ -13,7 +13,8 @@ extension RoomRegistry {
             guard params.roomMessage == room.name else {
                 throw RoomError(.roomNotFound, message: "roomMessage '\(params.roomMessage)' is not your room")
             }
-            let note = RoomNotification.sendMessage(.init(room: room.name, user: me.name, message: params.message))
+            let message = RoomMessageNotification(room: room.name, user: me.name, message: params.message)
+            let note = RoomNotification.sendMessage(message).encoded
             let everyone = room.joined.map(\.outbox)
             for outbox in everyone { outbox.enqueue(note) }
             return everyone

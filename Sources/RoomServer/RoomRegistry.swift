@@ -71,7 +71,7 @@ final class RoomRegistry: Sendable {
             s.rooms[room.name] = room
             if created { events.publish(.roomCreated(room: room.name)) }
             events.publish(.participantJoined(room: room.name, user: me.name))
-            let note = RoomNotification.participantJoined(.init(id: me.name))
+            let note = RoomNotification.participantJoined(.init(id: me.name)).encoded
             for other in others { other.outbox.enqueue(note) }
             return (others.map(\.listing), others.map(\.outbox))
         }
@@ -140,7 +140,7 @@ final class RoomRegistry: Sendable {
                 result.released += Self.dropSubscriptions(to: me.name, in: &room)
                 if me.publishing == .live { events.publish(.participantUnpublished(room: room.name, user: me.name)) }
                 events.publish(.participantLeft(room: room.name, user: me.name, departure: departure))
-                let note = RoomNotification.participantLeft(.init(name: me.name))
+                let note = RoomNotification.participantLeft(.init(name: me.name)).encoded
                 for other in room.joined {
                     other.outbox.enqueue(note)
                     result.flush.append(other.outbox)
@@ -163,7 +163,7 @@ final class RoomRegistry: Sendable {
             guard let room = s.rooms.removeValue(forKey: name) else { return nil }
             var result = Departure()
             var sessions: [ServerSession] = []
-            let note = RoomNotification.roomClosed(.init(room: name))
+            let note = RoomNotification.roomClosed(.init(room: name)).encoded
             for user in room.order {
                 guard let member = room[user] else { continue }
                 s.members[member.session.id] = nil

@@ -129,7 +129,23 @@ public final class RoomServer: Sendable {
         for endpoint in departure.released { await media.release(endpoint) }
     }
 
+    /// Flushes `outboxes`, up to ``flushWidth`` at a time: a broadcast to 50 members waits for about 50 / 8 writes
+    /// in turn rather than 50 (each outbox still sends its own notifications in order). The bound keeps a join
+    /// storm from parking thousands of tasks at once.
     func flush(_ outboxes: [NotificationOutbox?]) async {
-        for outbox in outboxes { await outbox?.flush() }
+        let outboxes = outboxes.compactMap { $0 }
+        guard outboxes.count > 1 else {
+            await outboxes.first?.flush()
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, outbox) in outboxes.enumerated() {
+                if index >= Self.flushWidth { await group.next() }
+                group.addTask { await outbox.flush() }
+            }
+        }
     }
+
+    /// How many outboxes one ``flush(_:)`` sends to at once.
+    static let flushWidth = 8
 }
