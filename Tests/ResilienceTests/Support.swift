@@ -32,7 +32,10 @@ final class ScriptedTransport: MessageTransport {
         if refuse { throw ConnectionEnd(code: 1006, reason: "connection refused") }
         if hang {
             // Simulates a peer that never completes the handshake: only cancellation ends it.
-            try await Task.sleep(for: .seconds(3600))
+            let (never, continuation) = AsyncStream<Never>.makeStream()
+            for await _ in never {}
+            continuation.finish()  // (also keeps the stream open until the loop ends)
+            try Task.checkCancellation()
             throw ConnectionEnd(code: 1006, reason: "handshake timeout")
         }
         let (near, far) = LocalMessageConnection.pair()
