@@ -8,8 +8,8 @@ extension JSONRPCServer {
         case reply(RPCResponse)
         /// Answer, then close the connection (closeSession).
         case replyThenClose(RPCResponse)
-        /// Run the handler; `remember` records the response for duplicates of the id.
-        case run(RPCRequest, ServerSession, remember: Bool)
+        /// Run the handler; a `ticket` records the response for retries of the request.
+        case run(RPCRequest, ServerSession, ticket: ResponseCache.Ticket?)
         /// A copy of a running request: answer with that run's response.
         case attach(OneShot<RPCResponse?>)
         /// Run a notification handler.
@@ -45,37 +45,79 @@ extension JSONRPCServer {
                 }
             }
         case .batch(let elements):
-            let works = elements.map { plan($0, binding: binding, current: current) }
+            let works = planBatch(elements, binding: binding, current: current)
             group.addTask { await self.performBatch(works, on: connection) }
         }
     }
 
-    /// Classifies one element. Synchronous, so duplicates and built-ins are decided in wire order.
+    /// Classifies a single message. Synchronous, so duplicates and built-ins are decided in wire order.
     func plan(_ element: Result<RPCMessage, RPCInvalidMessage>, binding: ConnectionBinding,
               current: LockedValue<ServerSession>) -> Work {
+        switch prepare(element, binding: binding, current: current) {
+        case .ready(let work): work
+        case .lookup(let request, let session): work(for: session.responses.begin(request), request, session)
+        }
+    }
+
+    /// Classifies the elements of a batch. Its requests are looked up in the response cache together (per
+    /// session), so that entries of one batch are never taken for retries of each other.
+    func planBatch(_ elements: [Result<RPCMessage, RPCInvalidMessage>], binding: ConnectionBinding,
+                   current: LockedValue<ServerSession>) -> [Work] {
+        let prepared = elements.map { prepare($0, binding: binding, current: current) }
+        var works = [Work](repeating: .nothing, count: prepared.count)
+        var lookups: [ObjectIdentifier: (session: ServerSession, indices: [Int], requests: [RPCRequest])] = [:]
+        for (index, item) in prepared.enumerated() {
+            switch item {
+            case .ready(let work): works[index] = work
+            case .lookup(let request, let session):
+                lookups[ObjectIdentifier(session), default: (session, [], [])].indices.append(index)
+                lookups[ObjectIdentifier(session)]!.requests.append(request)
+            }
+        }
+        for (session, indices, requests) in lookups.values {
+            for (index, (lookup, request)) in zip(indices, zip(session.responses.begin(requests), requests)) {
+                works[index] = work(for: lookup, request, session)
+            }
+        }
+        return works
+    }
+
+    /// One element, classified up to the response-cache lookup.
+    enum Prepared {
+        case ready(Work)
+        /// A request with an id, to look up in its session's response cache.
+        case lookup(RPCRequest, ServerSession)
+    }
+
+    private func work(for lookup: ResponseCache.Lookup, _ request: RPCRequest, _ session: ServerSession) -> Work {
+        switch lookup {
+        case .new(let ticket): .run(request, session, ticket: ticket)
+        case .running(let run): .attach(run)
+        case .finished(let response?): .reply(response)
+        case .finished(nil): .nothing
+        }
+    }
+
+    private func prepare(_ element: Result<RPCMessage, RPCInvalidMessage>, binding: ConnectionBinding,
+                         current: LockedValue<ServerSession>) -> Prepared {
         let session = current.withLock { $0 }
         switch element {
         case .failure(let invalid):
             logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
-            return .reply(.error(.invalidRequest(), id: invalid.id ?? .null))
+            return .ready(.reply(.error(.invalidRequest(), id: invalid.id ?? .null)))
         case .success(.response(let response)):
             if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
                 logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
             }
-            return .nothing
+            return .ready(.nothing)
         case .success(.notification(let notification)):
-            return .notification(notification, session)
+            return .ready(.notification(notification, session))
         case .success(.request(let request)):
             if configuration.conventions == .kurento, let builtIn = builtIn(request, binding: binding, current: current) {
-                return builtIn
+                return .ready(builtIn)
             }
-            guard request.id != .null else { return .run(request, session, remember: false) }
-            switch session.responses.begin(request.id) {
-            case .new: return .run(request, session, remember: true)
-            case .running(let run): return .attach(run)
-            case .finished(let response?): return .reply(response)
-            case .finished(nil): return .nothing
-            }
+            guard request.id != .null else { return .ready(.run(request, session, ticket: nil)) }
+            return .lookup(request, session)
         }
     }
 
@@ -125,9 +167,9 @@ extension JSONRPCServer {
         case .notification(let notification, let session):
             await runNotification(notification, session: session)
             return nil
-        case .run(let request, let session, let remember):
+        case .run(let request, let session, let ticket):
             let response = await execute(request, session: session)
-            if remember { session.responses.finish(request.id, with: response) }
+            if let ticket { session.responses.finish(ticket, with: response) }
             return response
         }
     }
@@ -143,9 +185,18 @@ extension JSONRPCServer {
         if !responses.isEmpty {
             await sendText(RPCMessage.batchText(responses.map { .response($0) }), on: connection)
         }
-        if works.contains(where: { if case .replyThenClose = $0 { true } else { false } }) {
-            await connection.close(code: 1000, reason: "session closed")
+        // closeSession in the batch, or a handler that asked to close after its reply (Room's leaveRoom): the
+        // batch's one reply goes out first. Every such wish is taken (none lingers), the first decides the code.
+        var end: ConnectionEnd?
+        for work in works {
+            switch work {
+            case .replyThenClose: end = end ?? ConnectionEnd(code: 1000, reason: "session closed")
+            case .run(let request, let session, _):
+                if let asked = session.takeCloseAfterReply(request.id) { end = end ?? asked }
+            default: break
+            }
         }
+        if let end { await connection.close(code: end.code, reason: end.reason) }
     }
 
     func execute(_ request: RPCRequest, session: ServerSession) async -> RPCResponse {

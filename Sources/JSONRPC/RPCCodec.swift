@@ -19,7 +19,8 @@ public enum RPCInbound: Sendable {
 }
 
 /// Reads JSON-RPC 2.0 messages strictly: `"jsonrpc":"2.0"` exactly, a string `method`, array or object
-/// `params`, string/integer/null ids, and exactly one of `result`/`error` in a response.
+/// `params`, string/number/null ids (numbers kept as their text, see ``RequestID``), and exactly one of
+/// `result`/`error` in a response.
 public enum RPCCodec {
     /// Decodes `text`, reading the envelope fully and leaving each `params` as raw text (``RPCParams``).
     public static func decode(_ text: String, maxDepth: Int = JSONParser.defaultMaxDepth) -> RPCInbound {
@@ -60,6 +61,8 @@ public enum RPCCodec {
     struct Envelope {
         var jsonrpc: JSONValue?
         var id: JSONValue?
+        /// The text of `id` when it is a number, so that the reply can carry back exactly that text.
+        var idNumberText: String?
         var method: JSONValue?
         var result: JSONValue?
         var error: JSONValue?
@@ -68,9 +71,11 @@ public enum RPCCodec {
 
     static func classify(_ envelope: Envelope) -> Result<RPCMessage, RPCInvalidMessage> {
         var id: RequestID?
-        if let idValue = envelope.id {
+        if let text = envelope.idNumberText {
+            id = RequestID(numberText: text)
+        } else if let idValue = envelope.id {
             guard let parsed = RequestID(json: idValue) else {
-                return .failure(RPCInvalidMessage(id: nil, reason: "id must be a string, an integer or null"))
+                return .failure(RPCInvalidMessage(id: nil, reason: "id must be a string, a number or null"))
             }
             id = parsed
         }
@@ -119,7 +124,18 @@ extension JSONParser {
                 _ = try p.value(depth: depth + 1, build: false)
                 envelope.rawParams = p.text(start..<p.index)
             case "jsonrpc": envelope.jsonrpc = try p.value(depth: depth + 1, build: true)
-            case "id": envelope.id = try p.value(depth: depth + 1, build: true)
+            case "id":
+                // A number id is kept as its text (validated, not built: `1e400` is a valid id although no
+                // Double holds it).
+                if let first = p.peek(), first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+                    let start = p.index
+                    _ = try p.value(depth: depth + 1, build: false)
+                    envelope.id = nil
+                    envelope.idNumberText = p.text(start..<p.index)
+                } else {
+                    envelope.id = try p.value(depth: depth + 1, build: true)
+                    envelope.idNumberText = nil
+                }
             case "method": envelope.method = try p.value(depth: depth + 1, build: true)
             case "result": envelope.result = try p.value(depth: depth + 1, build: true)
             case "error": envelope.error = try p.value(depth: depth + 1, build: true)

@@ -20,14 +20,14 @@ public enum RPCMessage: Sendable, Hashable {
         case .request(let r):
             writer.write(raw: ",")
             writer.write(key: "id")
-            writer.write(r.id.json)
+            writer.write(id: r.id)
             writeCall(method: r.method, params: r.rawParams, to: &writer)
         case .notification(let n):
             writeCall(method: n.method, params: n.rawParams, to: &writer)
         case .response(let r):
             writer.write(raw: ",")
             writer.write(key: "id")
-            writer.write(r.id.json)
+            writer.write(id: r.id)
             writer.write(raw: ",")
             switch r.outcome {
             case .success(let value):

@@ -30,6 +30,16 @@ public struct RPCParams: Sendable, Hashable {
         }
     }
 
+    /// Whether two requests carry the same params: equal text, or else equal parsed values (key order and
+    /// spacing do not matter; `1` and `1.0` differ, as ``JSONValue`` keeps integers and doubles apart).
+    static func sameContent(_ lhs: RPCParams?, _ rhs: RPCParams?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (let l?, let r?): return l.storage == r.storage || l.value == r.value
+        default: return false
+        }
+    }
+
     func write(to writer: inout JSONWriter) {
         switch storage {
         case .value(let v): writer.write(v)

@@ -1,37 +1,96 @@
-/// A JSON-RPC request id: a string, an integer or `null`, preserved exactly as it arrived
-/// (JSON-RPC 2.0 §4). Fractional ids are rejected as invalid requests: the specification says ids
-/// SHOULD NOT have fractions, and Kurento servers require integers (PROTOCOL §0).
+/// A JSON-RPC request id: a string, a number or `null`, preserved exactly as it arrived (JSON-RPC 2.0 §4), so
+/// the response carries back the very text the request did.
+///
+/// Integers that fit in `Int` and are written the usual way are ``number(_:)``. Any other JSON number (a
+/// fraction such as `1.5`, `-0`, an exponent such as `1e3`, an integer wider than 64 bits) is valid too: the
+/// specification says ids SHOULD NOT have fractional parts, not MUST NOT. Such an id is ``numberText(_:)``,
+/// the number's text as sent, and two ids are the same id only when their text is the same (`1e3` is not
+/// `1000`). This package's own clients send integers only, as Kurento servers expect.
 public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     /// A string id.
     case string(String)
-    /// An integer id (what this package's clients send).
+    /// An integer id written in its plain decimal form (what this package's clients send).
     case number(Int)
+    /// Any other JSON number, as the exact text it arrived as (`1.5`, `-0`, `1e3`, `18446744073709551616`).
+    /// Build one with ``init(numberText:)``, which checks the grammar.
+    case numberText(String)
     /// `null`: the id of an error reply to a request whose id could not be read.
     case null
 
-    /// The id as JSON.
+    /// The id as a JSON value. A ``numberText(_:)`` id becomes the nearest `Double` here, which may lose digits;
+    /// the wire text of a message always carries the exact text.
     public var json: JSONValue {
         switch self {
         case .string(let s): .string(s)
         case .number(let n): .int(n)
+        case .numberText(let text): (try? JSONParser.parse(text)) ?? .null
         case .null: .null
         }
     }
 
-    /// The id a JSON value denotes, or `nil` when the value cannot be an id.
+    /// The id a JSON value denotes, or `nil` when the value cannot be an id (an object, an array or a Boolean).
+    /// A `Double` becomes ``numberText(_:)`` with its shortest round-tripping text.
     public init?(json: JSONValue) {
         switch json {
         case .string(let s): self = .string(s)
         case .int(let n): self = .number(n)
+        case .double(let d): self.init(numberText: JSONValue.double(d).jsonText)
         case .null: self = .null
         default: return nil
         }
     }
 
-    public var description: String { json.jsonText }
+    /// The id written as the JSON number `text`: ``number(_:)`` when `text` is the plain decimal form of an
+    /// `Int`, else ``numberText(_:)``; `nil` when `text` is not a JSON number (RFC 8259 §6).
+    public init?(numberText text: String) {
+        guard Self.isJSONNumber(text) else { return nil }
+        if let n = Int(text), String(n) == text { self = .number(n) } else { self = .numberText(text) }
+    }
+
+    public var description: String {
+        var writer = JSONWriter(capacity: 16)
+        writer.write(id: self)
+        return writer.output
+    }
+
+    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let leadingZero = bytes.first == UInt8(ascii: "0")
+        let integerDigits = digits()
+        guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
 }
 
 extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
     public init(integerLiteral value: Int) { self = .number(value) }
     public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONWriter {
+    /// Writes an id exactly: a ``RequestID/numberText(_:)`` id as its own text.
+    mutating func write(id: RequestID) {
+        switch id {
+        case .string(let s): write(string: s)
+        case .number(let n): write(raw: String(n))
+        case .numberText(let text): write(raw: text)
+        case .null: write(raw: "null")
+        }
+    }
 }

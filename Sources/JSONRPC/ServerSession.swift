@@ -82,7 +82,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// Asks the server to close the connection that carried request `id` with `code` and `reason` once the reply
     /// to it has been sent (Room's `leaveRoom`: reply first, then close with 1000). Call it from that request's
-    /// handler; it has no effect on notifications or batches.
+    /// handler; it has no effect on notifications. Inside a batch the connection closes after the batch's reply.
     public func closeAfterReply(to id: RequestID, code: UInt16 = 1000, reason: String = "") {
         closesAfterReply.withLock { $0[id] = ConnectionEnd(code: code, reason: reason) }
     }

@@ -41,7 +41,7 @@ import Testing
         #expect { try JSONValue(parsing: nested(100_000)) } throws: { ($0 as? JSONParseError)?.kind == .tooDeep }
     }
 
-    @Test func idsArePreservedExactlyAndFractionalIdsAreInvalid() {
+    @Test func idsArePreservedExactlyAsTheirTextAndFractionalIdsAreValid() {
         guard case .single(.success(.request(let s))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":"1"}"#),
               case .single(.success(.request(let n))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":1}"#),
               case .single(.success(.request(let z))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":null}"#)
@@ -50,8 +50,17 @@ import Testing
         #expect(n.id == .number(1))
         #expect(z.id == .null)
         #expect(s.jsonText.contains(#""id":"1""#))
-        guard case .single(.failure) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":1.5}"#) else {
-            Issue.record("a fractional id was accepted"); return
+        // JSON-RPC 2.0 §4: ids SHOULD NOT have fractions, so they may: kept as their text, written back the same
+        for text in ["1.5", "-0", "1e3", "100000000000000000000"] {
+            guard case .single(.success(.request(let f))) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":\#(text)}"#)
+            else { Issue.record("id \(text) was refused"); continue }
+            #expect(f.id == .numberText(text))
+            #expect(f.jsonText.contains(#""id":\#(text),"#))
+        }
+        for text in [#"{"a":1}"#, "[1]", "true"] {
+            guard case .single(.failure(let invalid)) = RPCCodec.decode(#"{"jsonrpc":"2.0","method":"m","id":\#(text)}"#)
+            else { Issue.record("id \(text) was accepted"); continue }
+            #expect(invalid.id == nil)
         }
     }
 
