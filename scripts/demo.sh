@@ -4,7 +4,8 @@
 # 2. alice and bob join a room with room-join, wait for each other, publish, subscribe to each other, chat, send a
 #    private message and leave; then SIGINT shuts the server down;
 # 3. the plain JSON-RPC echo example answers a third-party Python client;
-# 4. sdp-tool inspects a corpus offer and prints the answer a media server would give.
+# 4. sdp-tool inspects a Chrome offer from the repository, prints the answer a media server would give, and
+#    checks that answer against the offer/answer rules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for product in room-server room-join jsonrpc-echo-server sdp-tool; do swift build --product "$product" >/dev/null; done
@@ -43,9 +44,12 @@ echo "== jsonrpc-echo-server on $(head -n 1 "$work/echo"), called by a Python we
 python3 scripts/python_echo_client.py "$(head -n 1 "$work/echo")"
 kill -INT $echo_server; wait $echo_server || true
 
-offer=../shared/fixtures/sdp-transform/jssip.sdp
-if [ -f "$offer" ]; then
-    echo "== sdp-tool inspect $offer"
-    "$bin/sdp-tool" inspect "$offer"
-fi
+# A Chrome offer the repository holds (the SDP tests' fixture), so the step runs in any clone.
+offer=Tests/SDPTests/Fixtures/chrome-offer.sdp
+echo "== sdp-tool inspect $offer"
+"$bin/sdp-tool" inspect "$offer"
+echo "== sdp-tool answer $offer --reject video (the answer a media server would give), checked by check-answer"
+"$bin/sdp-tool" answer "$offer" --reject video >"$work/answer.sdp"
+cat "$work/answer.sdp"
+"$bin/sdp-tool" check-answer "$offer" "$work/answer.sdp"
 echo "== demo done"

@@ -38,6 +38,25 @@ import Testing
     }
 
     @Test(arguments: Link.allCases)
+    func closeAfterReplyInsideABatchClosesOnceTheBatchReplyIsOut(over link: Link) async throws {
+        // Given a handler that asks for the connection to close after its reply (as Room's leaveRoom does)
+        let server = JSONRPCServer(configuration: .init(conventions: .plain))
+        server.register("bye") { _, context in
+            if let id = context.id { context.session.closeAfterReply(to: id, code: 4000, reason: "bye") }
+            return "bye"
+        }
+        server.register("echo") { params, _ in params }
+        try await link.withRawPeer(to: server) { peer in
+            // When it is called inside a batch
+            let reply = try await peer.exchange("[" + request("bye", id: 1) + "," + request("echo", id: 2, params: "[2]") + "]")
+
+            // Then the whole batch is answered first, then the connection closes with the code asked for
+            #expect(reply == [["jsonrpc": "2.0", "id": 1, "result": "bye"], ["jsonrpc": "2.0", "id": 2, "result": [2]]])
+            await #expect { _ = try await peer.receiveText() } throws: { ($0 as? ConnectionEnd)?.code == 4000 }
+        }
+    }
+
+    @Test(arguments: Link.allCases)
     func malformedAndTooDeepInputGetTheRightCodesAndTheServerKeepsServing(over link: Link) async throws {
         // Given a plain server
         func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }

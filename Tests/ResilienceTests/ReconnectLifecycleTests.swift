@@ -52,6 +52,37 @@ struct ReconnectLifecycleTests {
         #expect(client.isConnected && client.sessionId == "S1")
     }
 
+    @Test func theClientNeverReusesAnIdWithinASessionAcrossDropsAndResumes() async throws {
+        // Given a client with a session (its first request used one id)
+        let client = client()
+        let log = StateLog(client)
+        var peer = try await connectWithSession(client)
+        var ids: [JSONValue] = []
+
+        for cycle in 1...3 {
+            // When it makes two calls, the connection drops, and the session resumes
+            for n in 0..<2 {
+                async let call = client.call("work", params: [.int(n)])
+                let request = try await peer.receive()
+                ids.append(request["id"] ?? .null)
+                try await peer.reply(to: request, ["sessionId": "S1"])
+                _ = try await call
+            }
+            await peer.close(code: 1006, reason: "network")
+            try await waitUntil("reconnecting \(cycle)") { log.all.count(where: { $0 == .reconnecting(attempt: 1) }) == cycle }
+            try await advance(clock, by: .milliseconds(300))  // no call pending: the backoff is the only timer
+            peer = try await transport.nextPeer()
+            let connect = try await peer.receive()
+            ids.append(connect["id"] ?? .null)
+            try await peer.reply(to: connect, ["value": "reconnection successful", "sessionId": "S1"])
+            try await waitUntil("resumed \(cycle)") { log.all.count(where: { $0 == .resumed }) == cycle }
+        }
+
+        // Then every request it sent in the session, resumes' connects included, had an id of its own
+        #expect(ids.count == 3 * 3)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+    }
+
     @Test func a40007RefusalFailsPendingRequestsAndContinuesAsAFreshSession() async throws {
         // Given a client with a session and one request pending
         let client = client()
