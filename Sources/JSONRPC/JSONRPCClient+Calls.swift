@@ -153,7 +153,7 @@ extension JSONRPCClient {
             }
             do {
                 // Queued without waiting for the write where the connection can: the response completes the call.
-                if try !connection.enqueue(text) { try await connection.send(text) }
+                try connection.enqueue(text)
             } catch {
                 // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
                 // them; without it, they fail now.

@@ -249,7 +249,7 @@ extension JSONRPCServer {
         do {
             // Queued without waiting for the write where the connection can (in order with the notifications
             // queued before it, and flushed before a later close).
-            if try !connection.enqueue(text) { try await connection.send(text) }
+            try connection.enqueue(text)
         } catch {
             logger.debug("could not send a response", metadata: ["reason": "\(error)"])
         }

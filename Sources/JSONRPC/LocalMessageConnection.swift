@@ -1,3 +1,4 @@
+import Dispatch
 import SignalingSupport
 
 /// One end of an in-memory connected pair (``pair()``): a ``MessageConnection`` with no socket, for tests and
@@ -6,6 +7,7 @@ import SignalingSupport
 public final class LocalMessageConnection: MessageConnection {
     private let inbox: Mailbox
     private let outbox: Mailbox
+    private let reports = DispatchQueue(label: "LocalMessageConnection.whenWritten")
 
     private init(inbox: Mailbox, outbox: Mailbox) {
         self.inbox = inbox
@@ -18,15 +20,18 @@ public final class LocalMessageConnection: MessageConnection {
         return (LocalMessageConnection(inbox: a, outbox: b), LocalMessageConnection(inbox: b, outbox: a))
     }
 
+    /// Delivers `text` at once (an in-memory pair never waits).
     public func send(_ text: String) async throws {
-        _ = try enqueue(text)
-    }
-
-    /// Delivers `text` at once (an in-memory pair never waits); always `true`.
-    public func enqueue(_ text: String) throws -> Bool {
         if let end = inbox.end { throw end }
         try outbox.deliver(text)
-        return true
+    }
+
+    /// Delivers `text` at once; `whenWritten` then reports `nil`, in order, from a serial queue of this end (never
+    /// from inside this call, as ``MessageConnection`` promises).
+    public func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
+        if let end = inbox.end { throw end }
+        try outbox.deliver(text)
+        if let whenWritten { reports.async { whenWritten(nil) } }
     }
 
     /// The next message. Throws ``ConnectionEnd`` once the connection has ended, or `CancellationError` when the

@@ -20,16 +20,19 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
 /// Contract:
 /// - ``receive()`` returns inbound text messages in arrival order. It has one consumer. When the connection
 ///   ends for any reason it throws ``ConnectionEnd`` (also after a clean 1000 close), and keeps throwing it.
-/// - ``send(_:)`` returns once the transport has taken the message; it throws ``ConnectionEnd`` once closed.
+/// - ``enqueue(_:whenWritten:)`` queues a message without waiting, in order with every earlier and later
+///   `enqueue` and ``send(_:)``, and reports its fate through `whenWritten`, exactly once and in queue order:
+///   `nil` once the transport has written it, or the ``ConnectionEnd`` when the connection ended before that.
+///   `whenWritten` is never called from inside `enqueue` (so a caller may hold its own lock around `enqueue` and
+///   take that lock in `whenWritten`) and must be short: it may run on the transport's thread.
+/// - ``send(_:)`` returns once the transport has written the message; it throws ``ConnectionEnd`` once closed.
 /// - ``close(code:reason:)`` is idempotent.
 public protocol MessageConnection: Sendable {
-    /// Sends one text message.
+    /// Sends one text message and returns once it is written (the default: ``enqueue(_:whenWritten:)`` and wait).
     func send(_ text: String) async throws
-    /// Queues one text message without waiting for it to be written, in order with earlier and later
-    /// ``send(_:)`` and `enqueue` calls; returns `false` when this connection cannot queue (the caller then uses
-    /// ``send(_:)``). The default implementation returns `false`.
-    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
-    func enqueue(_ text: String) throws -> Bool
+    /// Queues one text message without waiting for it to be written; `whenWritten` reports, once, whether it was.
+    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed (`whenWritten` is then not called).
+    func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws
     /// The next inbound message; throws ``ConnectionEnd`` when the connection has ended.
     func receive() async throws -> String
     /// Closes the connection with `code` and `reason`.
@@ -37,8 +40,23 @@ public protocol MessageConnection: Sendable {
 }
 
 extension MessageConnection {
-    /// Cannot queue: callers fall back to ``send(_:)``.
-    public func enqueue(_ text: String) throws -> Bool { false }
+    /// Queues `text` without waiting for it to be written and without asking how it went (replies: a reply lost
+    /// with its connection is recovered by the client's re-send or failure on the drop).
+    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    public func enqueue(_ text: String) throws { try enqueue(text, whenWritten: nil) }
+
+    /// Enqueues `text` and waits until it is written.
+    public func send(_ text: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            do {
+                try enqueue(text) { end in
+                    if let end { continuation.resume(throwing: end) } else { continuation.resume() }
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
 }
 
 /// Opens ``MessageConnection``s to one endpoint; the client calls it again to reconnect.

@@ -38,6 +38,9 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
     public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }
 
+    /// The binding of the connection bound now, if any (outboxes hand their notifications to it).
+    var currentBinding: ConnectionBinding? { binding.withLock { $0 } }
+
     /// Whether a connection is bound to the session now.
     public var isConnected: Bool { binding.withLock { $0 != nil } }
 

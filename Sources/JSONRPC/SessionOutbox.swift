@@ -1,17 +1,24 @@
+import DequeModule
 import SignalingSupport
 
-/// The notifications on their way to one server session, in the order they were queued.
+/// The notifications on their way to one server session, in the order they were queued. Nothing here ever waits
+/// for a socket: one member that stops reading never slows the others (DESIGN §2).
 ///
-/// Servers built on ``JSONRPCServer`` enqueue under their own state lock, so two handlers that change the state
-/// one after the other also queue their notifications in that order; ``flush()`` then sends them one at a time
-/// (whoever finds the outbox idle drains it, the others wait for that drain, which sends theirs too). Without it
-/// a later notification could overtake an earlier one. A broadcast encodes its notification once
-/// (``EncodedNotification``) for every outbox it goes to, and flushes the outboxes concurrently.
+/// Servers built on ``JSONRPCServer`` ``enqueue(_:)`` under their own state lock, so two handlers that change the
+/// state one after the other also queue their notifications in that order, and call ``flush()`` once the lock is
+/// released. `flush()` hands every queued notification to the session's connection
+/// (``MessageConnection/enqueue(_:whenWritten:)``) and returns at once; by then they are in the connection's
+/// queue, ahead of anything the caller sends on it next (a handler's notifications before its reply).
 ///
-/// While the session has no connection, ``Disconnected`` decides: ``Disconnected/keep`` holds the notifications
-/// for a resume (DESIGN §5 outbox: the Room and Tree servers), ``Disconnected/drop`` discards them (clients that
-/// re-sync on their own, like shared objects). At most `limit` notifications wait; one more marks the outbox
-/// overflowed, and once what was queued before has gone out (or could not) `onOverflow` runs once.
+/// A notification stays in the outbox until its connection reports it written. One that the connection could
+/// not write before it ended is handed again, in order, to the connection of the next ``flush()`` after the
+/// session resumes (``Disconnected/keep``, the Room and Tree servers), or discarded (``Disconnected/drop``:
+/// clients that re-sync on their own, like shared objects). A broadcast encodes its notification once
+/// (``EncodedNotification``) for every outbox it goes to.
+///
+/// At most `limit` notifications wait unwritten, counted when one is queued: one more marks the outbox
+/// overflowed, drops it and everything after it, and runs `onOverflow` once (the Room server ends the session and
+/// closes its socket with 1008), whether the session is disconnected or connected to a peer that stopped reading.
 package final class SessionOutbox: Sendable {
     /// What happens to a notification that cannot be sent because the session has no connection.
     package enum Disconnected: Sendable {
@@ -22,12 +29,23 @@ package final class SessionOutbox: Sendable {
     }
 
     private struct State {
-        var queue: [String] = []
-        var head = 0
-        var draining = false
+        /// Every notification not yet reported written, oldest first.
+        var queue = Deque<String>()
+        /// How many of the first ones were handed to `target` in `epoch`.
+        var handed = 0
+        var target: ConnectionBinding?
+        var epoch: UInt64 = 0
         var overflowed = false
-        var overflowHandled = false
-        var waiters: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    /// What the connections report; its own lock, so that a report never waits for the outbox's lock, which may
+    /// be held around ``MessageConnection/enqueue(_:whenWritten:)``.
+    private struct Reports {
+        var epoch: UInt64 = 0
+        /// Written since the outbox last looked, in `epoch`.
+        var written = 0
+        /// A notification of `epoch` was not written: its connection ended.
+        var failed = false
     }
 
     /// The session the notifications go to.
@@ -36,8 +54,9 @@ package final class SessionOutbox: Sendable {
     private let whileDisconnected: Disconnected
     private let onOverflow: @Sendable (ServerSession) async -> Void
     private let state = LockedValue(State())
+    private let reports = LockedValue(Reports())
 
-    /// Creates the outbox of `session`, holding at most `limit` notifications.
+    /// Creates the outbox of `session`, holding at most `limit` unwritten notifications.
     package init(session: ServerSession, limit: Int, whileDisconnected: Disconnected,
                  onOverflow: @escaping @Sendable (ServerSession) async -> Void) {
         self.session = session
@@ -51,85 +70,97 @@ package final class SessionOutbox: Sendable {
         enqueue(EncodedNotification(method: method, params: params))
     }
 
-    /// Queues a notification encoded once for every outbox it goes to (a broadcast); synchronous.
+    /// Queues a notification encoded once for every outbox it goes to (a broadcast); synchronous and cheap: it
+    /// only appends (``flush()`` hands it to the connection). One past the limit overflows the outbox.
     package func enqueue(_ notification: EncodedNotification) {
-        state.withLock { s in
-            guard !s.overflowed else { return }
-            if s.queue.count - s.head >= limit {
+        let overflowNow = state.withLock { s -> Bool in
+            guard !s.overflowed else { return false }
+            collectReports(&s)
+            guard s.queue.count < limit else {
                 s.overflowed = true
-                return
-            }
-            s.queue.append(notification.text)
-        }
-    }
-
-    /// Sends everything queued so far and returns once it is out, or (``Disconnected/keep``) once the session
-    /// turns out to have no connection: the rest then waits for the flush after the resume. A caller may rely on
-    /// its notifications having left before it goes on (candidates before the answer, an update before the reply).
-    package func flush() async {
-        guard await claimDrain() else { return }
-        while true {
-            let next = state.withLock { s in s.head < s.queue.count ? s.queue[s.head] : Optional.none }
-            var disconnected = false
-            if let next {
-                do {
-                    // Awaited: a notification the connection took but could not write before it closed fails
-                    // here, and stays queued for the resume (``Disconnected/keep``).
-                    try await session.transmit(next)
-                    state.withLock { $0.head += 1 }
-                    continue
-                } catch {
-                    switch whileDisconnected {
-                    case .drop:
-                        state.withLock { $0.head += 1 }
-                        continue
-                    case .keep:
-                        disconnected = true
-                    }
-                }
-            }
-            let (done, waiters, overflowed) = state.withLock { s in
-                guard disconnected || s.head >= s.queue.count else {
-                    return (false, [CheckedContinuation<Bool, Never>](), false)
-                }
-                if s.head >= s.queue.count {
-                    s.queue = []
-                    s.head = 0
-                }
-                s.draining = false
-                let runOverflow = s.overflowed && !s.overflowHandled
-                if runOverflow { s.overflowHandled = true }
-                defer { s.waiters = [] }
-                return (true, s.waiters, runOverflow)
-            }
-            guard done else { continue }
-            for waiter in waiters { waiter.resume(returning: false) }
-            if overflowed { await onOverflow(session) }
-            return
-        }
-    }
-
-    /// Becomes the drainer (`true`), or waits for the running drain to finish (`false`).
-    private func claimDrain() async -> Bool {
-        // An idle outbox is claimed without suspending: a continuation resumed at once still re-enqueues the
-        // task, one hop per member of a broadcast.
-        let idle = state.withLock { s -> Bool in
-            guard !s.draining else { return false }
-            s.draining = true
-            return true
-        }
-        if idle { return true }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let drainer = state.withLock { s -> Bool in
-                if s.draining {
-                    s.waiters.append(continuation)
-                    return false
-                }
-                s.draining = true
                 return true
             }
-            if drainer { continuation.resume(returning: true) }
+            s.queue.append(notification.text)
+            return false
         }
+        if overflowNow {
+            let session = session, onOverflow = onOverflow
+            Task { await onOverflow(session) }
+        }
+    }
+
+    /// Hands everything queued to the session's current connection, in order, without waiting for any write;
+    /// synchronous. With no connection, ``Disconnected`` decides what happens to the queue.
+    package func flush() {
+        state.withLock { s in
+            collectReports(&s)
+            guard !s.overflowed else { return }
+            guard let binding = session.currentBinding else {
+                if whileDisconnected == .drop { discardUnhanded(&s) }
+                return
+            }
+            if s.target !== binding {
+                // A new connection (a resume, or a takeover): everything not reported written goes to it, and the
+                // old connection's reports no longer count.
+                startEpoch(&s)
+                s.target = binding
+            }
+            while s.handed < s.queue.count {
+                let epoch = s.epoch
+                do {
+                    try binding.connection.enqueue(s.queue[s.handed]) { [weak self] end in
+                        self?.report(end, epoch: epoch)
+                    }
+                    s.handed += 1
+                } catch {
+                    // The connection is closing: its end detaches the session; the rest waits (or is dropped).
+                    if whileDisconnected == .drop { discardUnhanded(&s) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// The number of notifications not yet reported written (queued, or in the connection's queue).
+    package var pending: Int {
+        state.withLock { s in
+            collectReports(&s)
+            return s.queue.count
+        }
+    }
+
+    /// A connection's report on one notification it was handed.
+    private func report(_ end: ConnectionEnd?, epoch: UInt64) {
+        reports.withLock { r in
+            guard r.epoch == epoch else { return }
+            if end == nil { r.written += 1 } else { r.failed = true }
+        }
+    }
+
+    /// Drops what was reported written; after a failure, takes back what the failed connection held.
+    private func collectReports(_ s: inout State) {
+        let (written, failed) = reports.withLock { r in
+            defer { r.written = 0 }
+            return (r.written, r.failed)
+        }
+        let done = min(written, s.handed)
+        s.queue.removeFirst(done)
+        s.handed -= done
+        guard failed else { return }
+        if whileDisconnected == .drop { s.queue.removeFirst(s.handed) }
+        startEpoch(&s)
+        s.target = nil
+    }
+
+    private func startEpoch(_ s: inout State) {
+        s.epoch += 1
+        s.handed = 0
+        let epoch = s.epoch
+        reports.withLock { $0 = Reports(epoch: epoch) }
+    }
+
+    private func discardUnhanded(_ s: inout State) {
+        s.queue.removeLast(s.queue.count - s.handed)
     }
 }
 

@@ -29,14 +29,18 @@ public final class WebSocketMessageConnection: MessageConnection {
 
     /// Queues `text` as one text message without waiting for it to be written (fan-out: one slow peer must not
     /// hold up the sender); a queue above the transport's byte limit closes the connection with 1008 (DESIGN §2).
+    /// `whenWritten` runs on the transport's service thread.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
-    public func enqueue(_ text: String) throws -> Bool {
+    public func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         do {
-            try webSocket.enqueue(.text(text))
+            var written: (@Sendable (TransportError?) -> Void)?
+            if let whenWritten {
+                written = { error in whenWritten(error.map { ConnectionEnd(transportError: $0) }) }
+            }
+            try webSocket.enqueue(.text(text), written: written)
         } catch TransportError.closed(let info) {
             throw ConnectionEnd(info)
         }
-        return true
     }
 
     /// The next inbound message.
@@ -71,5 +75,10 @@ extension ConnectionEnd {
     /// The end described by a WebSocket close.
     public init(_ info: WebSocketCloseInfo) {
         self.init(code: info.code.rawValue, reason: info.reason)
+    }
+
+    /// Why a queued message was never written: the connection's close, or 1006 with the error's description.
+    init(transportError error: TransportError) {
+        if case .closed(let info) = error { self.init(info) } else { self.init(code: 1006, reason: "\(error)") }
     }
 }

@@ -60,9 +60,9 @@ extension RoomServer {
             await settle(departure)
             if let membership { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
         case .sendMessage(let params):
-            await flush(try registry.broadcast(params, session: session))
+            flush(try registry.broadcast(params, session: session))
         case .sendPrivateMessage(let params):
-            await flush([try registry.sendPrivate(params, session: session)])
+            flush([try registry.sendPrivate(params, session: session)])
         case .customRequest(let params):
             guard let hook = configuration.customRequest else {
                 // PROTOCOL §3: Kurento's default handler throws, which its JSON-RPC layer answers with -1.
@@ -95,7 +95,7 @@ extension RoomServer {
         logger.info("participant joined", metadata: [
             "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",
         ])
-        await flush(outboxes)
+        flush(outboxes)
         return RoomResult.joined(peers).json
     }
 

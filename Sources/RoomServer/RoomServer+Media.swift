@@ -45,7 +45,7 @@ extension RoomServer {
                 logger.info("queued candidate refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
             }
         }
-        await flush(created.flush + [registry.deliver(answer.candidates, of: endpoint)])
+        flush(created.flush + [registry.deliver(answer.candidates, of: endpoint)])
         return RoomResult.sdpAnswer(answer.sdp).json
     }
 }

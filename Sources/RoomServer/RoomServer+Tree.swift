@@ -41,8 +41,7 @@ extension RoomServer {
             Task { for endpoint in released { await self.media.release(endpoint) } }
         }
         treeRPC.whenSessionResumes { [weak self] session in
-            guard let outbox = self?.treeRegistry.outbox(of: session) else { return }
-            Task { await outbox.flush() }
+            self?.treeRegistry.outbox(of: session)?.flush()
         }
     }
 
@@ -148,7 +147,7 @@ extension RoomServer {
             await media.release(.tree(treeId, endpoint))
             throw TreeError(.treeException, message: "Tree '\(treeId)': the \(endpoint) ended while it was created")
         }
-        await treeRegistry.outbox(of: session)?.flush()
+        treeRegistry.outbox(of: session)?.flush()
         return answer.sdp
     }
 }

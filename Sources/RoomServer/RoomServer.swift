@@ -67,9 +67,8 @@ public final class RoomServer: Sendable {
             Task { await self.evict(session) }
         }
         rpc.whenSessionResumes { [weak self] session in
-            // DESIGN §5: what was queued while the socket was gone goes out on the new one.
-            guard let outbox = self?.registry.outbox(of: session) else { return }
-            Task { await outbox.flush() }
+            // DESIGN §5: what was queued while the socket was gone goes out on the new one, before the reply.
+            self?.registry.outbox(of: session)?.flush()
         }
         registerTreeMethods()
     }
@@ -125,27 +124,13 @@ public final class RoomServer: Sendable {
 
     /// Sends what a state change queued, then releases the endpoints it ended.
     func settle(_ departure: RoomRegistry.Departure) async {
-        await flush(departure.flush)
+        flush(departure.flush)
         for endpoint in departure.released { await media.release(endpoint) }
     }
 
-    /// Flushes `outboxes`, up to ``flushWidth`` at a time: a broadcast to 50 members waits for about 50 / 8 writes
-    /// in turn rather than 50 (each outbox still sends its own notifications in order). The bound keeps a join
-    /// storm from parking thousands of tasks at once.
-    func flush(_ outboxes: [NotificationOutbox?]) async {
-        let outboxes = outboxes.compactMap { $0 }
-        guard outboxes.count > 1 else {
-            await outboxes.first?.flush()
-            return
-        }
-        await withTaskGroup(of: Void.self) { group in
-            for (index, outbox) in outboxes.enumerated() {
-                if index >= Self.flushWidth { await group.next() }
-                group.addTask { await outbox.flush() }
-            }
-        }
+    /// Hands what `outboxes` queued to their connections; returns at once (DESIGN §2: no reply waits for another
+    /// member's socket).
+    func flush(_ outboxes: [NotificationOutbox?]) {
+        for outbox in outboxes { outbox?.flush() }
     }
-
-    /// How many outboxes one ``flush(_:)`` sends to at once.
-    static let flushWidth = 8
 }

@@ -43,7 +43,7 @@ extension SharedObjectService {
             return (snapshot, firstSave, client.outbox)
         }
         // Whatever was queued for this session before (other objects' updates) leaves before the reply.
-        await outbox.flush()
+        outbox.flush()
         if let firstSave { await save(firstSave) }
         logger.debug("connected", metadata: ["object": "\(name)", "session": "\(session)", "version": "\(snapshot.version)"])
         return snapshot.json
@@ -86,7 +86,7 @@ extension SharedObjectService {
                                    to: object, in: s)
             return (object.version, outboxes, write)
         }
-        for outbox in outboxes { await outbox.flush() }
+        for outbox in outboxes { outbox.flush() }
         if let write { await save(write) }
         return ["version": .int(version)]
     }
@@ -101,7 +101,7 @@ extension SharedObjectService {
             }
             return enqueue(.message, message, to: object, in: s)
         }
-        for outbox in outboxes { await outbox.flush() }
+        for outbox in outboxes { outbox.flush() }
         return nil
     }
 

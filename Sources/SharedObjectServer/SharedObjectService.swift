@@ -143,7 +143,7 @@ public final class SharedObjectService: Sendable {
             }
             return names.isEmpty ? nil : client.outbox
         }
-        await outbox?.flush()
+        outbox?.flush()
     }
 
     /// Removes `session` from `name` (under the lock); a non-persistent object without clients disappears, a

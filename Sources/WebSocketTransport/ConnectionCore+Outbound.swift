@@ -10,13 +10,21 @@ extension ConnectionCore {
     func send(_ message: WebSocketMessage) async throws {
         let buffer = Self.frameBuffer(message)
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            do { try enqueue(buffer, binary: message.isBinary, waiter: c) } catch { c.resume(throwing: error) }
+            do {
+                try enqueue(buffer, binary: message.isBinary) { error in
+                    if let error { c.resume(throwing: error) } else { c.resume() }
+                }
+            } catch {
+                c.resume(throwing: error)
+            }
         }
     }
 
-    /// Queues `message` without waiting for it to be written.
-    func enqueue(_ message: WebSocketMessage) throws {
-        try enqueue(Self.frameBuffer(message), binary: message.isBinary, waiter: nil)
+    /// Queues `message` without waiting for it to be written; `written` (if any) is called once, on the service
+    /// thread, never from inside this call: `nil` once lws has taken the last frame, or the
+    /// error when the connection ended first.
+    func enqueue(_ message: WebSocketMessage, written: (@Sendable (TransportError?) -> Void)?) throws {
+        try enqueue(Self.frameBuffer(message), binary: message.isBinary, written: written)
     }
 
     private static func frameBuffer(_ message: WebSocketMessage) -> [UInt8] {
@@ -28,7 +36,7 @@ extension ConnectionCore {
         return buffer
     }
 
-    private func enqueue(_ buffer: [UInt8], binary: Bool, waiter: CheckedContinuation<Void, any Error>?) throws {
+    private func enqueue(_ buffer: [UInt8], binary: Bool, written: (@Sendable (TransportError?) -> Void)?) throws {
         let size = buffer.count - CLWS_PRE
         enum Outcome { case closed(TransportError), queued(wake: Bool), overflow }
         let outcome = shared.withLock { s -> Outcome in
@@ -40,7 +48,7 @@ extension ConnectionCore {
                     code: WebSocketCloseCode(rawValue: close.code), reason: close.reason, initiatedLocally: true)))
             case .connecting, .open: break
             }
-            s.outbound.append(Outbound(buffer: buffer, binary: binary, waiter: waiter))
+            s.outbound.append(Outbound(buffer: buffer, binary: binary, written: written))
             s.outboundBytes += size
             if s.outboundBytes > limits.maxOutboundBytes { return .overflow }
             if s.writeRequested { return .queued(wake: false) }
@@ -92,11 +100,11 @@ extension ConnectionCore {
             }
             if written < chunk { return -1 }
             if isEnd {
-                let waiter = current!.waiter
+                let done = current!.written
                 current = nil
                 writeOffset = 0
                 shared.withLock { $0.outboundBytes -= total }
-                waiter?.resume()
+                done?(nil)
             } else {
                 writeOffset += chunk
             }

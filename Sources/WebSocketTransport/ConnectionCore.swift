@@ -17,7 +17,8 @@ final class ConnectionCore: @unchecked Sendable {
         /// client writes mask the payload in place, so this buffer is private (LWS-NOTES §3.9).
         var buffer: [UInt8]
         var binary: Bool
-        var waiter: CheckedContinuation<Void, any Error>?
+        /// Called once, outside every lock: `nil` when lws has taken the last frame, else why it never will.
+        var written: (@Sendable (TransportError?) -> Void)?
     }
 
     struct Shared {
@@ -160,7 +161,7 @@ final class ConnectionCore: @unchecked Sendable {
             return Array(s.outbound)
         } + (flush ? [] : takeCurrent())
         let error = TransportError.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true))
-        dropped.forEach { $0.waiter?.resume(throwing: error) }
+        dropped.forEach { $0.written?(error) }
         // A peer that never lets us write must not keep the socket forever.
         lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, flush ? 5 : 1)
         lws_callback_on_writable(wsi)
@@ -192,7 +193,7 @@ final class ConnectionCore: @unchecked Sendable {
             return (s.connectWaiter, s.connectError, Array(s.outbound), s.inboundWaiter, s.closeWaiters)
         }
         connect?.resume(throwing: connectError ?? Self.connectFailure(info))
-        (sends + takeCurrent()).forEach { $0.waiter?.resume(throwing: closedError) }
+        (sends + takeCurrent()).forEach { $0.written?(closedError) }
         reader?.resume(returning: nil)
         closers.forEach { $0.resume(returning: info) }
         server?.closed(self)

@@ -28,9 +28,9 @@ struct RecordingConnection: MessageConnection {
     let inner: any MessageConnection
     let log: WireLog
 
-    func send(_ text: String) async throws {
+    func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         log.record(.sent, text)
-        try await inner.send(text)
+        try inner.enqueue(text, whenWritten: whenWritten)
     }
 
     func receive() async throws -> String {

@@ -87,9 +87,9 @@ private struct RecordingConnection: MessageConnection {
     let recorder: WireRecorder
     let number: Int
 
-    func send(_ text: String) async throws {
+    func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         recorder.record(.init(connection: number, sent: true, text: text))
-        try await base.send(text)
+        try base.enqueue(text, whenWritten: whenWritten)
     }
 
     func receive() async throws -> String {
