@@ -18,35 +18,21 @@ extension JSONRPCServer {
         case nothing
     }
 
+    /// Decodes one inbound message and starts its work, in arrival order. Suspends while the connection's
+    /// handlers are at their limit (``Configuration/maxInFlightPerConnection``): the connection then stops reading.
     func receive(_ text: String, binding: ConnectionBinding, current: LockedValue<ServerSession>,
-                 group: inout DiscardingTaskGroup) async {
+                 inflight: InFlightWork) async {
         let connection = binding.connection
         switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
         case .unparsable(let error):
             logger.debug("unparsable message", metadata: ["reason": "\(error)"])
-            await send(.error(.parseError(), id: .null), on: connection)
+            send(.error(.parseError(), id: .null), on: connection)
         case .batch([]):
-            await send(.error(.invalidRequest(), id: .null), on: connection)
+            send(.error(.invalidRequest(), id: .null), on: connection)
         case .single(let element):
-            switch plan(element, binding: binding, current: current) {
-            case .nothing: break
-            case .reply(let response): await send(response, on: connection)
-            case .replyThenClose(let response):
-                await send(response, on: connection)
-                await connection.close(code: 1000, reason: "session closed")
-            case let work:
-                group.addTask {
-                    if let response = await self.perform(work) { await self.send(response, on: connection) }
-                    // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
-                    if case .run(let request, let session, _) = work,
-                       let end = session.takeCloseAfterReply(request.id) {
-                        await connection.close(code: end.code, reason: end.reason)
-                    }
-                }
-            }
+            await start(plan(element, binding: binding, current: current), on: connection, inflight: inflight)
         case .batch(let elements):
-            let works = planBatch(elements, binding: binding, current: current)
-            group.addTask { await self.performBatch(works, on: connection) }
+            await startBatch(planBatch(elements, binding: binding, current: current), on: connection, inflight: inflight)
         }
     }
 
@@ -158,47 +144,6 @@ extension JSONRPCServer {
         }
     }
 
-    /// Does the asynchronous part of a ``Work`` and returns the response to send, if any.
-    func perform(_ work: Work) async -> RPCResponse? {
-        switch work {
-        case .nothing: return nil
-        case .reply(let response), .replyThenClose(let response): return response
-        case .attach(let run): return await run.wait()
-        case .notification(let notification, let session):
-            await runNotification(notification, session: session)
-            return nil
-        case .run(let request, let session, let ticket):
-            let response = await execute(request, session: session)
-            if let ticket { session.responses.finish(ticket, with: response) }
-            return response
-        }
-    }
-
-    /// A batch's responses go back as one array; nothing at all when it held only notifications (JSON-RPC 2.0 §6).
-    func performBatch(_ works: [Work], on connection: any MessageConnection) async {
-        let responses = await withTaskGroup(of: (Int, RPCResponse?).self) { group in
-            for (index, work) in works.enumerated() { group.addTask { (index, await self.perform(work)) } }
-            var collected: [(Int, RPCResponse?)] = []
-            for await item in group { collected.append(item) }
-            return collected.sorted { $0.0 < $1.0 }.compactMap { $0.1 }
-        }
-        if !responses.isEmpty {
-            await sendText(RPCMessage.batchText(responses.map { .response($0) }), on: connection)
-        }
-        // closeSession in the batch, or a handler that asked to close after its reply (Room's leaveRoom): the
-        // batch's one reply goes out first. Every such wish is taken (none lingers), the first decides the code.
-        var end: ConnectionEnd?
-        for work in works {
-            switch work {
-            case .replyThenClose: end = end ?? ConnectionEnd(code: 1000, reason: "session closed")
-            case .run(let request, let session, _):
-                if let asked = session.takeCloseAfterReply(request.id) { end = end ?? asked }
-            default: break
-            }
-        }
-        if let end { await connection.close(code: end.code, reason: end.reason) }
-    }
-
     func execute(_ request: RPCRequest, session: ServerSession) async -> RPCResponse {
         let context = RPCRequestContext(session: session, method: request.method, id: request.id)
         guard let handler = router.handler(for: request.method) else {
@@ -228,7 +173,7 @@ extension JSONRPCServer {
         configuration.conventions == .kurento ? KurentoConventions.error(error, sessionId: session.id) : error
     }
 
-    private func runNotification(_ notification: RPCNotification, session: ServerSession) async {
+    func runNotification(_ notification: RPCNotification, session: ServerSession) async {
         guard let handler = router.handler(for: notification.method) else {
             logger.debug("notification without handler", metadata: ["method": "\(notification.method)"])
             return
@@ -241,14 +186,14 @@ extension JSONRPCServer {
         }
     }
 
-    func send(_ response: RPCResponse, on connection: any MessageConnection) async {
-        await sendText(response.jsonText, on: connection)
+    func send(_ response: RPCResponse, on connection: any MessageConnection) {
+        sendText(response.jsonText, on: connection)
     }
 
-    func sendText(_ text: String, on connection: any MessageConnection) async {
+    /// Queues `text` on the connection without waiting for the write (in order with the notifications handed to
+    /// it before). A reply lost with its connection is recovered by the client's re-send after a resume.
+    func sendText(_ text: String, on connection: any MessageConnection) {
         do {
-            // Queued without waiting for the write where the connection can (in order with the notifications
-            // queued before it, and flushed before a later close).
             try connection.enqueue(text)
         } catch {
             logger.debug("could not send a response", metadata: ["reason": "\(error)"])

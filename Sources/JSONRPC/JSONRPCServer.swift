@@ -12,8 +12,13 @@ import SignalingSupport
 ///   the socket is closed with 1001 (PROTOCOL §0 ping watchdog).
 /// - A request id seen again in the same session runs its handler once: a copy of a running request attaches to
 ///   that run, a copy of a finished one gets the cached response.
-/// - Handlers run in child tasks, so a slow handler never stalls the connection's receive loop; responses leave
-///   as their handlers finish (JSON-RPC does not order responses; each carries its id).
+/// - Handlers run in tasks of their own, so a slow handler never stalls the connection's receive loop; responses
+///   leave as their handlers finish (JSON-RPC does not order responses; each carries its id). At most
+///   ``Configuration/maxInFlightPerConnection`` run per connection: past that the connection stops reading (the
+///   transport's backpressure) instead of queueing work. A handler that runs past
+///   ``Configuration/handlerTimeout`` is cancelled and its request answered with -32001 "handler timed out".
+/// - A connection that ends unbinds its session at once (its reconnection window starts), even while its
+///   handlers still run.
 public final class JSONRPCServer: Sendable {
     /// Response shaping.
     public enum Conventions: Sendable, Hashable {
@@ -48,6 +53,12 @@ public final class JSONRPCServer: Sendable {
         public var logger: Logger
         /// The clock behind every timer.
         public var clock: any SignalingClock
+        /// Handlers (requests and notifications) one connection runs at once; at the limit the connection stops
+        /// reading until one finishes. Default 64.
+        public var maxInFlightPerConnection: Int
+        /// How long a handler may run; then its task is cancelled and the request gets -32001 "handler timed out"
+        /// (``RPCErrorObject/handlerTimedOutCode``). `nil`: no deadline. Default 30 s.
+        public var handlerTimeout: Duration?
 
         /// Creates a configuration; every argument has its default.
         public init(
@@ -61,7 +72,9 @@ public final class JSONRPCServer: Sendable {
             pingIntervalLimits: ClosedRange<Duration> = .seconds(1) ... .seconds(60),
             defaultPingInterval: Duration = .seconds(20),
             logger: Logger = Logger(label: "KurentoSignaling.JSONRPCServer", factory: { _ in SwiftLogNoOpLogHandler() }),
-            clock: any SignalingClock = SystemClock()
+            clock: any SignalingClock = SystemClock(),
+            maxInFlightPerConnection: Int = 64,
+            handlerTimeout: Duration? = .seconds(30)
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -74,6 +87,8 @@ public final class JSONRPCServer: Sendable {
             self.defaultPingInterval = defaultPingInterval
             self.logger = logger
             self.clock = clock
+            self.maxInFlightPerConnection = maxInFlightPerConnection
+            self.handlerTimeout = handlerTimeout
         }
     }
 
@@ -120,21 +135,26 @@ public final class JSONRPCServer: Sendable {
         }
         sessions.withLock { $0[first.id] = first }
         let current = LockedValue(first)
+        let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection)
         logger.debug("serving", metadata: ["session": "\(first)"])
-        let end = await withDiscardingTaskGroup { group -> ConnectionEnd in
-            while true {
-                do {
-                    let text = try await connection.receive()
-                    await receive(text, binding: binding, current: current, group: &group)
-                } catch let end as ConnectionEnd {
-                    return end
-                } catch {
-                    // Not an end of the connection (the serving task was cancelled): end it ourselves.
-                    await connection.close(code: 1001, reason: "server stopped")
-                    return ConnectionEnd(code: 1001, reason: "server stopped")
-                }
+        var end: ConnectionEnd
+        while true {
+            do {
+                let text = try await connection.receive()
+                await receive(text, binding: binding, current: current, inflight: inflight)
+            } catch let ended as ConnectionEnd {
+                end = ended
+                break
+            } catch {
+                // Not an end of the connection (the serving task was cancelled): end it ourselves, and the handlers.
+                await connection.close(code: 1001, reason: "server stopped")
+                inflight.cancelAll()
+                end = ConnectionEnd(code: 1001, reason: "server stopped")
+                break
             }
         }
+        // Unbind at once, even while handlers still run: the reconnection window starts now, and a hung handler
+        // cannot keep a dead socket's session (and its participant) alive.
         let session = current.withLock { $0 }
         let detached = session.detach(binding, end: end, window: configuration.reconnectionWindow,
                                       clock: configuration.clock) { [weak self, weak session] in
@@ -142,6 +162,11 @@ public final class JSONRPCServer: Sendable {
             self.endSession(session)
         }
         logger.debug("connection ended", metadata: ["session": "\(session)", "reason": "\(end)", "detached": "\(detached)"])
+        await withTaskCancellationHandler {
+            await inflight.waitUntilIdle()
+        } onCancel: {
+            inflight.cancelAll()
+        }
     }
 
     /// Registers `handler`, called once for every session that ends for good: its reconnection window expired,

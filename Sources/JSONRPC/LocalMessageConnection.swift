@@ -1,4 +1,3 @@
-import Dispatch
 import SignalingSupport
 
 /// One end of an in-memory connected pair (``pair()``): a ``MessageConnection`` with no socket, for tests and
@@ -7,7 +6,6 @@ import SignalingSupport
 public final class LocalMessageConnection: MessageConnection {
     private let inbox: Mailbox
     private let outbox: Mailbox
-    private let reports = DispatchQueue(label: "LocalMessageConnection.whenWritten")
 
     private init(inbox: Mailbox, outbox: Mailbox) {
         self.inbox = inbox
@@ -26,12 +24,11 @@ public final class LocalMessageConnection: MessageConnection {
         try outbox.deliver(text)
     }
 
-    /// Delivers `text` at once; `whenWritten` then reports `nil`, in order, from a serial queue of this end (never
-    /// from inside this call, as ``MessageConnection`` promises).
+    /// Delivers `text` at once, and reports it written (`nil`) before returning.
     public func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         if let end = inbox.end { throw end }
         try outbox.deliver(text)
-        if let whenWritten { reports.async { whenWritten(nil) } }
+        whenWritten?(nil)
     }
 
     /// The next message. Throws ``ConnectionEnd`` once the connection has ended, or `CancellationError` when the

@@ -23,8 +23,8 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
 /// - ``enqueue(_:whenWritten:)`` queues a message without waiting, in order with every earlier and later
 ///   `enqueue` and ``send(_:)``, and reports its fate through `whenWritten`, exactly once and in queue order:
 ///   `nil` once the transport has written it, or the ``ConnectionEnd`` when the connection ended before that.
-///   `whenWritten` is never called from inside `enqueue` (so a caller may hold its own lock around `enqueue` and
-///   take that lock in `whenWritten`) and must be short: it may run on the transport's thread.
+///   `whenWritten` may run before `enqueue` returns (an in-memory connection writes at once) or later on the
+///   transport's thread: it must be short, and must not take a lock that the caller holds around `enqueue`.
 /// - ``send(_:)`` returns once the transport has written the message; it throws ``ConnectionEnd`` once closed.
 /// - ``close(code:reason:)`` is idempotent.
 public protocol MessageConnection: Sendable {

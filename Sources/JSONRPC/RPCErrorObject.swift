@@ -34,6 +34,10 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
         RPCErrorObject(code: -32603, message: "Internal error", data: detail.map { .string($0) })
     }
 
+    /// -32001, "handler timed out": the handler did not finish within the server's handler deadline (its task
+    /// was cancelled); `data` names the `method` and the `timeoutMs`. Not retried from a cache: a retry runs again.
+    public static let handlerTimedOutCode = -32001
+
     /// The error object as JSON.
     public var json: JSONValue {
         var members: [String: JSONValue] = ["code": .int(code), "message": .string(message)]

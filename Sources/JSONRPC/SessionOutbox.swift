@@ -38,8 +38,8 @@ package final class SessionOutbox: Sendable {
         var overflowed = false
     }
 
-    /// What the connections report; its own lock, so that a report never waits for the outbox's lock, which may
-    /// be held around ``MessageConnection/enqueue(_:whenWritten:)``.
+    /// What the connections report; its own lock, so that a report never takes the outbox's lock, which is held
+    /// around ``MessageConnection/enqueue(_:whenWritten:)`` (an in-memory connection reports from inside it).
     private struct Reports {
         var epoch: UInt64 = 0
         /// Written since the outbox last looked, in `epoch`.

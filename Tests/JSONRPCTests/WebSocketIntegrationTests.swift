@@ -8,8 +8,8 @@ import WebSocketTransport
 /// specified once, with a `Link` argument.
 @Suite struct WebSocketIntegrationTests {
     @Test func shutdownWithHundredParkedHandlersCompletesAllHundredCallsWithConnectionClosed() async throws {
-        // Given 100 calls whose handlers are all parked on the server
-        let server = JSONRPCServer(configuration: .init(conventions: .plain))
+        // Given 100 calls whose handlers are all parked on the server (which lets 100 run per connection)
+        let server = JSONRPCServer(configuration: .init(conventions: .plain, maxInFlightPerConnection: 100))
         let parked = Counter(), gate = Gate()
         server.register("hang") { _, _ in
             parked.increment()

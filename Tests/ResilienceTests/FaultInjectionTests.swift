@@ -17,8 +17,8 @@ struct FaultInjectionTests {
 
     @Test func aCutUnderAThousandInFlightRequestsCompletesEachExactlyOnce() async throws {
         // Given a server whose handler counts its runs per request and holds its answers until the gate opens,
-        // behind a proxy
-        let server = JSONRPCServer()
+        // behind a proxy (room for all 1,000 handlers at once: the default is 64 per connection)
+        let server = JSONRPCServer(configuration: .init(maxInFlightPerConnection: 1000))
         let runs = LockedBox([Int: Int]())
         let gate = Gate()
         server.register("work") { params, _ in

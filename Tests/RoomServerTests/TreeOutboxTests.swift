@@ -11,8 +11,8 @@ import TestSupport
 @Suite struct TreeOutboxTests {
     /// A server on a manual clock whose backend answers with 3 candidates, and a raw Tree client that created
     /// tree `t` and whose `setTreeSource` is held at the backend when its socket drops; then the backend answers.
-    /// Returns the client's session id. (The server detaches a session once the handlers of its lost connection
-    /// are done, so the window starts after the source's candidates were queued.)
+    /// Returns the client's session id. (The server detaches the session as soon as its socket drops, so the
+    /// candidates are queued while the session is away.)
     static func ownerAwayWhileTheSourceIsCreated(limits: RoomServerLimits = .init())
         async throws -> (server: RoomServer, backend: TestMediaBackend, clock: ManualClock, sessionId: String)
     {
@@ -34,7 +34,7 @@ import TestSupport
         // Given the owner away while the backend created its source
         let (server, _, clock, sid) = try await Self.ownerAwayWhileTheSourceIsCreated()
         try await waitUntil("the reconnection window to start") { clock.pendingTimers > 0 }
-        #expect(server.trees["t"]?.hasSource == true)
+        try await waitUntil("the source to be set while the owner is away") { server.trees["t"]?.hasSource == true }
 
         // Then a new socket that resumes the session gets the 3 candidates, in order
         let again = try await RoomPeer.dialing(server.treeURL)

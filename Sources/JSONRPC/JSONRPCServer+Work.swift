@@ -1,0 +1,129 @@
+import Logging
+import SignalingSupport
+
+extension JSONRPCServer {
+    /// Starts the work of a single message. Handlers run in tasks of their own (``InFlightWork``), each under the
+    /// handler deadline (``Configuration/handlerTimeout``); the reply leaves exactly once, the handler's or the
+    /// timeout error.
+    func start(_ work: Work, on connection: any MessageConnection, inflight: InFlightWork) async {
+        switch work {
+        case .nothing:
+            return
+        case .reply(let response):
+            send(response, on: connection)
+        case .replyThenClose(let response):
+            send(response, on: connection)
+            await connection.close(code: 1000, reason: "session closed")
+        default:
+            await start(work, inflight: inflight) { response in
+                guard let response else { return }
+                self.send(response, on: connection)
+                // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
+                if case .run(let request, let session, _) = work, let end = session.takeCloseAfterReply(request.id) {
+                    Task { await connection.close(code: end.code, reason: end.reason) }
+                }
+            }
+        }
+    }
+
+    /// Starts the work of a batch: each element in its own slot (so a batch cannot exceed the connection's limit
+    /// either); the batch's responses go back as one array once every element is answered, nothing at all when it
+    /// held only notifications (JSON-RPC 2.0 §6).
+    func startBatch(_ works: [Work], on connection: any MessageConnection, inflight: InFlightWork) async {
+        let collector = BatchCollector(count: works.count)
+        let finish: @Sendable ([RPCResponse?]) -> Void = { responses in
+            Task { await self.finishBatch(works, responses: responses.compactMap { $0 }, on: connection) }
+        }
+        for (index, work) in works.enumerated() {
+            switch work {
+            case .nothing: if let all = collector.set(index, nil) { finish(all) }
+            case .reply(let response), .replyThenClose(let response):
+                if let all = collector.set(index, response) { finish(all) }
+            default:
+                await start(work, inflight: inflight) { response in
+                    if let all = collector.set(index, response) { finish(all) }
+                }
+            }
+        }
+    }
+
+    /// Runs one `.run`, `.attach` or `.notification` in a slot of `inflight`; `answer` gets its response (or `nil`)
+    /// exactly once.
+    private func start(_ work: Work, inflight: InFlightWork, answer: @escaping @Sendable (RPCResponse?) -> Void) async {
+        let clock = configuration.clock
+        switch work {
+        case .attach(let run):
+            // No deadline of its own: the run it waits for has one.
+            await inflight.start(clock: clock) { answer(await run.wait()) }
+        case .notification(let notification, let session):
+            let answered = OneShot<Void>()
+            await inflight.start(deadline: configuration.handlerTimeout, clock: clock, expired: {
+                self.logger.warning("notification handler timed out", metadata: ["method": "\(notification.method)"])
+                if answered.fulfill(()) { answer(nil) }
+            }) {
+                await self.runNotification(notification, session: session)
+                if answered.fulfill(()) { answer(nil) }
+            }
+        case .run(let request, let session, let ticket):
+            let answered = OneShot<Void>()
+            let deliver: @Sendable (RPCResponse) -> Void = { response in
+                guard answered.fulfill(()) else { return }
+                if let ticket { session.responses.finish(ticket, with: response) }
+                answer(response)
+            }
+            await inflight.start(deadline: configuration.handlerTimeout, clock: clock, expired: {
+                self.logger.warning("handler timed out", metadata: ["method": "\(request.method)"])
+                deliver(self.timedOut(request, session: session))
+            }) {
+                deliver(await self.execute(request, session: session))
+            }
+        case .nothing, .reply, .replyThenClose:
+            preconditionFailure("answered without a handler")
+        }
+    }
+
+    /// Sends a batch's responses, then closes the connection when the batch held `closeSession` or a handler
+    /// asked to close after its reply (every such wish is taken, none lingers; the first decides the code).
+    private func finishBatch(_ works: [Work], responses: [RPCResponse], on connection: any MessageConnection) async {
+        if !responses.isEmpty { sendText(RPCMessage.batchText(responses.map { .response($0) }), on: connection) }
+        var end: ConnectionEnd?
+        for work in works {
+            switch work {
+            case .replyThenClose: end = end ?? ConnectionEnd(code: 1000, reason: "session closed")
+            case .run(let request, let session, _):
+                if let asked = session.takeCloseAfterReply(request.id) { end = end ?? asked }
+            default: break
+            }
+        }
+        if let end { await connection.close(code: end.code, reason: end.reason) }
+    }
+
+    /// The answer to a request whose handler passed ``Configuration/handlerTimeout`` (its task is cancelled).
+    func timedOut(_ request: RPCRequest, session: ServerSession) -> RPCResponse {
+        let timeout = configuration.handlerTimeout ?? .zero
+        let error = RPCErrorObject(code: RPCErrorObject.handlerTimedOutCode, message: "handler timed out",
+                                   data: ["method": .string(request.method), "timeoutMs": .int(Int(timeout / .milliseconds(1)))])
+        return .error(configuration.conventions == .kurento ? KurentoConventions.error(error, sessionId: session.id) : error,
+                      id: request.id)
+    }
+}
+
+/// The responses of one batch, by position, until every element is answered.
+final class BatchCollector: Sendable {
+    private struct State {
+        var responses: [RPCResponse?]
+        var missing: Int
+    }
+    private let state: LockedValue<State>
+
+    init(count: Int) { state = LockedValue(State(responses: Array(repeating: nil, count: count), missing: count)) }
+
+    /// Records element `index`'s response; returns every response once the last element is answered.
+    func set(_ index: Int, _ response: RPCResponse?) -> [RPCResponse?]? {
+        state.withLock { s in
+            s.responses[index] = response
+            s.missing -= 1
+            return s.missing == 0 ? s.responses : nil
+        }
+    }
+}
