@@ -35,7 +35,7 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// -32001, "handler timed out": the handler did not finish within the server's handler deadline (its task
-    /// was cancelled); `data` names the `method` and the `timeoutMs`. Not retried from a cache: a retry runs again.
+    /// was cancelled); `data` names the `method` and the `timeoutMs`. A retry of the same request gets it again.
     public static let handlerTimedOutCode = -32001
 
     /// The error object as JSON.

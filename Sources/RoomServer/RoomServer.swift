@@ -43,14 +43,14 @@ public final class RoomServer: Sendable {
     init(configuration: Configuration, listener: RoomListener?) {
         self.configuration = configuration
         self.listener = listener
-        rpc = JSONRPCServer(configuration: .init(
+        let rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
-            clock: configuration.clock))
+            clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
+            handlerTimeout: configuration.limits.handlerTimeout)
+        rpc = JSONRPCServer(configuration: rpcConfiguration)
         let registry = RoomRegistry(limits: configuration.limits, events: eventHub)
         self.registry = registry
-        treeRPC = JSONRPCServer(configuration: .init(
-            reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
-            clock: configuration.clock))
+        treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         sharedObjects = configuration.sharedObjects.map { Self.sharedObjectService($0, registry: registry) }

@@ -22,11 +22,18 @@ public struct RoomServerLimits: Sendable, Hashable {
     /// Time an accepted socket has to complete its WebSocket upgrade before it is dropped (DESIGN §5: slowloris
     /// protection). Default 5 s.
     public var handshakeTimeout: Duration
+    /// Requests and notifications one connection may have running at once; past that the server stops reading
+    /// from it until one finishes (backpressure). Default 64.
+    public var maxInFlightPerConnection: Int
+    /// How long a request's handler (a media backend call included) may run before it is cancelled and the
+    /// request answered with -32001 "handler timed out". `nil`: no deadline. Default 30 s.
+    public var handlerTimeout: Duration?
 
     /// Creates limits; every argument has its default.
     public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
                 maxQueuedNotifications: Int = 1000, maxRequestsPerSecond: Int? = nil, maxTrees: Int? = nil,
-                maxSinksPerTree: Int? = nil, maxConnectionsPerIP: Int? = nil, handshakeTimeout: Duration = .seconds(5)) {
+                maxSinksPerTree: Int? = nil, maxConnectionsPerIP: Int? = nil, handshakeTimeout: Duration = .seconds(5),
+                maxInFlightPerConnection: Int = 64, handlerTimeout: Duration? = .seconds(30)) {
         self.maxRooms = maxRooms
         self.maxParticipantsPerRoom = maxParticipantsPerRoom
         self.maxQueuedCandidates = maxQueuedCandidates
@@ -36,5 +43,7 @@ public struct RoomServerLimits: Sendable, Hashable {
         self.maxSinksPerTree = maxSinksPerTree
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.handshakeTimeout = handshakeTimeout
+        self.maxInFlightPerConnection = maxInFlightPerConnection
+        self.handlerTimeout = handlerTimeout
     }
 }

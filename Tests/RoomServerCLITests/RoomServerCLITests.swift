@@ -77,6 +77,30 @@ struct RoomServerCLITests {
         #expect(try await server.child.exitStatus() == 0)
     }
 
+    @Test("limits each session to 100 requests per second by default: a flood gets -32000, then 1008")
+    func rateLimitsByDefault() async throws {
+        let server = try await RoomServerProcess.start()
+        let connection = WebSocketMessageConnection(try await WebSocketConnection.connect(to: server.url))
+        try connection.enqueue(RPCRequest(id: 0, method: "joinRoom", params: ["user": "flood", "room": "r"]).jsonText)
+        let chat: JSONValue = ["message": "x", "userMessage": "flood", "roomMessage": "r"]
+        for id in 1...250 { try connection.enqueue(RPCRequest(id: .number(id), method: "sendMessage", params: chat).jsonText) }
+        let end = try await withDeadline(.seconds(10), "the flood to be cut off") { () async throws -> ConnectionEnd in
+            var limited = 0
+            do {
+                while true {
+                    let reply = try JSONValue(parsing: try await connection.receive())
+                    if reply["error"]?["code"] == -32000 { limited += 1 }
+                }
+            } catch let end as ConnectionEnd {
+                #expect(limited > 0, "no request was refused with -32000")
+                return end
+            }
+        }
+        #expect(end.code == 1008)
+        server.child.send(SIGINT)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
     @Test("usage errors exit 2, as room-join's and tree-join's do; an address it cannot bind exits 1")
     func exitCodes() async throws {
         let badTLS = try ChildProcess("room-server", ["--tls-cert", "cert.pem"])
