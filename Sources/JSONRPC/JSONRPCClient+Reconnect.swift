@@ -222,9 +222,13 @@ extension JSONRPCClient {
                      timeout: Duration) async -> PendingRequests.Outcome {
         let id = RequestID.number(ids.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
+        // The deadline runs from now, not from the write: a choked socket that never takes the ping is a lost
+        // connection within one interval, not after the transport gives up (40 s).
         let outcome = control.register(id: id, method: method, text: text, timeout: timeout, retries: 0) { _ in }
         do {
-            try await connection.send(text)
+            try connection.enqueue(text) { [control] end in
+                if let end { control.complete(id, with: .failure(.connectionClosed(end))) }
+            }
         } catch {
             control.complete(id, with: .failure(.connectionClosed(error as? ConnectionEnd)))
         }

@@ -34,7 +34,7 @@ public final class JSONRPCClient: Sendable {
         var generation = 0
         /// Bumped by ``close(code:reason:)`` and by each new reconnection, so a stale reconnect loop stops.
         var epoch = 0
-        var connecting: Task<Void, any Error>?
+        var connecting: SharedAttempt?
         var reconnecting: Task<Void, Never>?
         /// Sends waiting for the reconnection (DESIGN §5: a bounded queue).
         var waiters: [UInt64: CheckedContinuation<any MessageConnection, any Error>] = [:]
@@ -118,23 +118,29 @@ public final class JSONRPCClient: Sendable {
     /// Opens the connection, unless connected already; concurrent callers share one attempt. While the client is
     /// reconnecting, it waits for the outcome.
     ///
+    /// Cancelling the calling task makes this call throw ``RPCError/cancelled`` at once; the attempt itself is
+    /// cancelled when no other caller waits for it.
     /// - Throws: ``RPCError/connectionClosed(_:)`` with the transport's reason when it cannot connect.
     public func connect() async throws {
-        enum Next { case done, wait, run(Task<Void, any Error>) }
+        if Task.isCancelled { throw RPCError.cancelled }
+        enum Next { case done, wait, run(SharedAttempt) }
         let next = state.withLock { s -> Next in
             if s.connection != nil { return .done }
             if s.reconnecting != nil { return .wait }
             if let running = s.connecting { return .run(running) }
-            let task = Task { try await self.openConnection() }
-            s.connecting = task
-            return .run(task)
+            let attempt = SharedAttempt { try await self.openConnection() }
+            s.connecting = attempt
+            return .run(attempt)
         }
         switch next {
         case .done: return
         case .wait: _ = try await waitForReconnection()
-        case .run(let task): try await task.value
+        case .run(let attempt): try await attempt.wait()
         }
     }
+
+    /// Callers of ``connect()`` waiting for the attempt in progress (tests).
+    var connectWaiters: Int { state.withLock { $0.connecting }?.waiting ?? 0 }
 
     private func openConnection() async throws {
         setState(.connecting)
