@@ -25,11 +25,14 @@ extension RoomServer {
         /// Decides whether a join may proceed (DESIGN §6); a refusal answers 401 "unauthorized". It runs after the
         /// name is reserved, so it may take its time. Default: everyone may join.
         public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
-        /// Decides on each WebSocket upgrade to ``RoomServer/paths`` (DESIGN §6: a bearer token in the
-        /// `Authorization` header or `?access_token=`, an Origin allow-list): `.reject(status: 401, …)` refuses it
-        /// with that HTTP status. It runs synchronously on the transport's service thread, so it must not block.
-        /// Default: every upgrade is accepted.
-        public var authorizeUpgrade: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
+        /// Decides on each WebSocket upgrade to ``RoomServer/paths`` and the Tree path (DESIGN §6: a bearer
+        /// token in the `Authorization` header or `?access_token=`, an Origin allow-list). It runs off the
+        /// transport's service thread, so it may take its time (a token service, a database) without holding up
+        /// anyone else, within ``RoomServerLimits/handshakeTimeout``. A refusal such as
+        /// `.reject(status: 401, reason: "unauthorized")` closes the new connection with 4401 (403: 4403; see
+        /// `UpgradeDecision.closeCode(forStatus:)`) before any request of it is served. Default: every upgrade
+        /// is accepted.
+        public var authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)?
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
@@ -52,7 +55,7 @@ extension RoomServer {
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
-            authorizeUpgrade: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
+            authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
             logger: Logger = Logger(label: "KurentoSignaling.RoomServer", factory: { _ in SwiftLogNoOpLogHandler() }),

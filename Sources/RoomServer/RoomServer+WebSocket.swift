@@ -8,7 +8,7 @@ extension RoomServer {
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
     /// Tree is served on ``treePath`` (``treeURL``). Upgrades to other paths are refused with HTTP 404, then
-    /// ``Configuration/authorizeUpgrade`` decides.
+    /// ``Configuration/authorizeUpgrade`` decides, off the service thread.
     /// - Throws: `TransportError.listenFailed` when the address cannot be bound or the TLS files are unusable.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
         let listener = RoomListener()
@@ -20,13 +20,13 @@ extension RoomServer {
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
         webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
         webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
-        let authorize = configuration.authorizeUpgrade
         webSocket.upgradeFilter = { request in
             guard paths.contains(request.path) || request.path == treePath else {
                 return .reject(status: 404, reason: "Room is served on /room, Tree on /tree")
             }
-            return authorize?(request) ?? .accept
+            return .accept
         }
+        webSocket.authorizeUpgrade = configuration.authorizeUpgrade
         // DESIGN §4: Tree has its own path and router.
         let tree = server.treeRPC
         listener.attach(try await server.rpc.listen(on: webSocket) { $0.path == treePath ? tree : nil })

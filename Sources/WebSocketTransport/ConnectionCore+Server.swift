@@ -43,15 +43,14 @@ extension ConnectionCore {
             headers: headers, peerAddress: address)
         self.request = request
         let decision: UpgradeDecision
-        if let cap = server.configuration.maxConnectionsPerAddress,
-           server.connections.values.count(where: { $0 !== self && !$0.finished && $0.request?.peerAddress == address }) >= cap
-        {
+        if let cap = server.configuration.maxConnectionsPerAddress, server.connectionCount(from: address) >= cap {
             decision = .reject(status: 429, reason: "too many connections from \(address) (limit \(cap))")
         } else {
             decision = server.configuration.upgradeFilter?(request) ?? .accept
         }
         switch decision {
         case .accept:
+            server.count(self, from: address)
             return 0
         case .reject(let status, let reason):
             handshakeTimer?.cancel()

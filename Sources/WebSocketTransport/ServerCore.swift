@@ -21,6 +21,12 @@ final class ServerCore: @unchecked Sendable {
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
     var destroyWhenDrained = false
     var vhostDestroyed = false
+    /// Open (and opening) connections per peer address, for ``WebSocketServerConfiguration/maxConnectionsPerAddress``.
+    var perAddress: [String: Int] = [:]
+    /// The address each counted connection was counted under.
+    var countedAddress: [ObjectIdentifier: String] = [:]
+    /// Connections whose ``WebSocketServerConfiguration/authorizeUpgrade`` has not decided yet.
+    var authorizing: Set<ObjectIdentifier> = []
 
     init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration,
          accepted: AsyncStream<WebSocketConnection>.Continuation) {
@@ -74,13 +80,53 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// `LWS_CALLBACK_ESTABLISHED` on one of our connections: hand it to the application.
+    /// `LWS_CALLBACK_ESTABLISHED` on one of our connections: hand it to the application, once
+    /// ``WebSocketServerConfiguration/authorizeUpgrade`` (if any) has accepted it.
     func established(_ core: ConnectionCore) {
-        acceptedConnections.yield(WebSocketConnection(core: core, request: core.request))
+        guard let authorize = configuration.authorizeUpgrade, let request = core.request else {
+            acceptedConnections.yield(WebSocketConnection(core: core, request: core.request))
+            return
+        }
+        let id = ObjectIdentifier(core)
+        authorizing.insert(id)
+        let deadline = configuration.handshakeTimeout
+        let timer = SystemClock().schedule(after: deadline) { [loop] in
+            loop.submit { [self] in authorized(core, .reject(status: 0, reason: "authorization timed out after \(deadline)")) }
+        }
+        Task { [loop] in
+            let decision = await authorize(request)
+            timer.cancel()
+            loop.submit { [self] in authorized(core, decision) }
+        }
+    }
+
+    /// Service thread: the authorizer (or its deadline) decided; the first decision wins.
+    private func authorized(_ core: ConnectionCore, _ decision: UpgradeDecision) {
+        guard authorizing.remove(ObjectIdentifier(core)) != nil, !core.finished, !shuttingDown else { return }
+        switch decision {
+        case .accept:
+            acceptedConnections.yield(WebSocketConnection(core: core, request: core.request))
+        case .reject(let status, let reason):
+            core.beginClose(code: UpgradeDecision.closeCode(forStatus: status), reason: reason, flush: false)
+        }
+    }
+
+    /// The connections counted from `address` (O(1): the per-IP cap is checked on every upgrade).
+    func connectionCount(from address: String) -> Int { perAddress[address] ?? 0 }
+
+    /// Counts `core` under `address` until it closes.
+    func count(_ core: ConnectionCore, from address: String) {
+        guard countedAddress.updateValue(address, forKey: ObjectIdentifier(core)) == nil else { return }
+        perAddress[address, default: 0] += 1
     }
 
     /// A connection of ours finished.
     func closed(_ core: ConnectionCore) {
+        authorizing.remove(ObjectIdentifier(core))
+        if let address = countedAddress.removeValue(forKey: ObjectIdentifier(core)) {
+            let left = (perAddress[address] ?? 1) - 1
+            perAddress[address] = left > 0 ? left : nil
+        }
         connections[ObjectIdentifier(core)] = nil
         if connections.isEmpty && destroyWhenDrained { destroyVhost() }
         if connections.isEmpty {

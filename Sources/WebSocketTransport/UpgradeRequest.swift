@@ -28,6 +28,15 @@ public struct UpgradeRequest: Sendable, Hashable {
 public enum UpgradeDecision: Sendable, Hashable {
     /// Complete the WebSocket handshake.
     case accept
-    /// Refuse with an HTTP status (e.g. 401, 403) and a short body.
+    /// Refuse with an HTTP status (e.g. 401, 403) and a short body. From the asynchronous
+    /// ``WebSocketServerConfiguration/authorizeUpgrade``, which decides after the handshake, the refusal is a
+    /// WebSocket close instead: code ``closeCode(forStatus:)`` with `reason`.
     case reject(status: Int, reason: String)
+
+    /// The WebSocket close code that carries a refusal with HTTP `status` after the handshake: 4000 + the status for
+    /// 4xx (4401 unauthorized, 4403 forbidden, 4429 too many requests: clients do not reconnect after 4401/4403),
+    /// 1008 (policy violation) for anything else.
+    public static func closeCode(forStatus status: Int) -> UInt16 {
+        (400..<500).contains(status) ? UInt16(4000 + status) : WebSocketCloseCode.policyViolation.rawValue
+    }
 }

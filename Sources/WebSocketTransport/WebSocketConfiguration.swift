@@ -80,8 +80,17 @@ public struct WebSocketServerConfiguration: Sendable {
     public var subprotocols: [String] = []
     /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set.
     public var extraHeaderNames: [String] = []
-    /// Decides each upgrade. It runs on the event loop's service thread, so it must be fast and must not block.
+    /// A quick first look at each upgrade (routing by path, say), answered with an HTTP status. It runs on the
+    /// event loop's service thread, where every connection is served: it must be fast, must not block and must
+    /// not call back into the transport. Anything slower (tokens, a database, another service) belongs in
+    /// ``authorizeUpgrade``.
     public var upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
+    /// Decides each upgrade that passed ``upgradeFilter``, off the service thread and without holding anyone
+    /// else up. It runs after the handshake, while the new connection is held back from the application (what
+    /// the client sends meanwhile waits, in order, under the usual inbound limits); a refusal closes the
+    /// connection with ``UpgradeDecision/closeCode(forStatus:)`` (4401, 4403, …) and its reason. A decision that
+    /// takes longer than ``handshakeTimeout`` is a refusal: close 1008 "authorization timed out".
+    public var authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)?
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()
 

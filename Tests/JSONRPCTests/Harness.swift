@@ -51,12 +51,6 @@ struct RawPeer: Sendable {
 }
 
 
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let value = LockedValue(0)
-    func increment() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}
 
 extension JSONRPCServer {
     /// A server with the methods of the JSON-RPC 2.0 specification's §7 examples, plus `echo`.

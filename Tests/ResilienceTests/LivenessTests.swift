@@ -10,10 +10,9 @@ import TestSupport
     /// never receives anything until it is closed.
     final class ChokedConnection: MessageConnection {
         private let closed = Gate()
-        private let count = LockedValue(0)
-        var taken: Int { count.withLock { $0 } }
+        let taken = Counter()
 
-        func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws { count.withLock { $0 += 1 } }
+        func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws { taken.increment() }
 
         func receive() async throws -> String {
             await closed.wait()
@@ -38,7 +37,7 @@ import TestSupport
         // When its first ping is queued (never written) and one more interval passes
         try await waitUntil("the heartbeat timer") { clock.pendingTimers == 1 }
         clock.advance(by: .seconds(1))
-        try await waitUntil("the ping to be queued") { transport.connection.taken == 1 }
+        try await waitUntil("the ping to be queued") { transport.connection.taken.count == 1 }
         clock.advance(by: .seconds(1))
 
         // Then the connection is lost by the heartbeat, not after the transport's own 40 s

@@ -95,12 +95,61 @@ import WebSocketTransport
         await server.shutdown()
     }
 
-    @Test func upgradeAuthorizerRefusesWithItsStatus() async throws {
+    @Test func upgradeAuthorizerRefusesWithTheCloseCodeOfItsStatus() async throws {
         let server = try await RoomServer.start(.init(authorizeUpgrade: { request in
             request.queryItem("access_token") == "letmein" ? .accept : .reject(status: 401, reason: "unauthorized")
         }))
-        await #expect(throws: (any Error).self) { _ = try await WebSocketConnection.connect(to: server.url) }
+        let refused = try await RoomPeer.dialing(server.url)
+        // (The refusal may already have closed the socket: then the join cannot even be sent.)
+        try? await refused.sendText(RPCRequest(id: 0, method: "joinRoom", params: ["user": "mallory", "room": "room1"]).jsonText)
+        let end = try await refused.end()
+        #expect(end == ConnectionEnd(code: 4401, reason: "unauthorized"))
+        #expect(refused.unreadNotifications.isEmpty)
         try await RoomPeer.dialing(server.url + "?access_token=letmein").join("alice")
+        #expect(server.rooms == ["room1": ["alice"]])
+        await server.shutdown()
+    }
+
+    @Test func aSlowUpgradeAuthorizerHoldsUpNoOtherConnection() async throws {
+        // Given an authorizer that holds "slow" upgrades at a gate and accepts the others at once
+        let gate = Gate(), held = Counter()
+        let server = try await RoomServer.start(.init(authorizeUpgrade: { request in
+            if request.queryItem("who") == "slow" {
+                held.increment()
+                await gate.wait()
+            }
+            return .accept
+        }))
+
+        // When a slow one connects and sends its join while its authorizer is held
+        let slow = try await RoomPeer.dialing(server.url + "?who=slow")
+        let joinID = try await slow.send("joinRoom", ["user": "slow", "room": "room1"])
+        try await waitUntil("the slow upgrade's authorizer to run") { held.count == 1 }
+
+        // Then another client connects, joins and chats meanwhile
+        let quick = try await RoomPeer.dialing(server.url + "?who=quick")
+        try await quick.join("quick")
+        try await quick.result("sendMessage", ["message": "hi", "userMessage": "quick", "roomMessage": "room1"])
+        #expect(server.rooms == ["room1": ["quick"]])
+
+        // And once the authorizer accepts, the slow one's join, sent before, is served
+        gate.open()
+        #expect(try await slow.response(joinID)["result"]?["value"] == [["id": "quick"]])
+        #expect(server.rooms == ["room1": ["quick", "slow"]])
+        await server.shutdown()
+    }
+
+    @Test func anUpgradeAuthorizerPastTheHandshakeTimeoutRefusesWith1008() async throws {
+        // Given an authorizer that never decides, and a 200 ms handshake timeout
+        let gate = Gate()
+        let server = try await RoomServer.start(.init(limits: .init(handshakeTimeout: .milliseconds(200)),
+                                                      authorizeUpgrade: { _ in await gate.wait(); return .accept }))
+
+        // Then a connection is closed with 1008 once the deadline passes, and its late acceptance changes nothing
+        let peer = try await RoomPeer.dialing(server.url)
+        let end = try await peer.end()
+        #expect(end.code == 1008 && end.reason.hasPrefix("authorization timed out"), "\(end)")
+        gate.open()
         await server.shutdown()
     }
 
