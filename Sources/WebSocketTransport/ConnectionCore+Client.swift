@@ -3,8 +3,10 @@ import SignalingSupport
 
 /// Client-side establishment: dialling through lws and the extra upgrade headers.
 extension ConnectionCore {
-    /// Service thread: starts the connect. Failures complete the connect waiter.
-    func startClient(_ url: WebSocketURL, _ configuration: WebSocketClientConfiguration) {
+    /// Service thread: starts the connect to `address` (resolved already: lws must never resolve a name here),
+    /// to complete `within` what is left of the handshake timeout. Failures complete the connect waiter.
+    func startClient(_ url: WebSocketURL, address: String, _ configuration: WebSocketClientConfiguration,
+                     within deadline: Duration) {
         if case .closed = shared.withLock({ $0.phase }) { return }
         if shared.withLock({ $0.requestedClose != nil }) {  // cancelled before we got here
             fail(.connectFailed("cancelled"))
@@ -23,7 +25,7 @@ extension ConnectionCore {
         var ci = lws_client_connect_info()
         ci.context = loop.context
         ci.vhost = vhost
-        ci.address = strings.keep(url.host)
+        ci.address = strings.keep(address)
         ci.port = Int32(url.port)
         ci.path = strings.keep(url.pathAndQuery)
         ci.host = strings.keep(url.hostHeader)
@@ -40,12 +42,12 @@ extension ConnectionCore {
         ci.opaque_user_data = unretained
         loop.register(self)
         let timeout = configuration.handshakeTimeout
-        handshakeTimer = SystemClock().schedule(after: timeout) { [loop] in
+        handshakeTimer = SystemClock().schedule(after: deadline) { [loop] in
             loop.submit { [self] in handshakeExpired(timeout) }
         }
         guard let wsi = withExtendedLifetime(strings, { lws_client_connect_via_info(&ci) }) else {
             // No CONNECTION_ERROR callback follows a NULL return (LWS-NOTES §3.5).
-            fail(.connectFailed("cannot start connecting to \(url.host):\(url.port)"))
+            fail(.connectFailed("cannot start connecting to \(url.host) (\(address)):\(url.port)"))
             finish(reason: nil)
             loop.unregister(self)
             return

@@ -44,8 +44,10 @@ public struct WebSocketClientConfiguration: Sendable {
     public var headers: [(name: String, value: String)] = []
     /// The subprotocol to ask for (`Sec-WebSocket-Protocol`), if any.
     public var subprotocol: String?
-    /// Time allowed for TCP connect, TLS and the WebSocket handshake together.
+    /// Time allowed for name resolution, TCP connect, TLS and the WebSocket handshake together.
     public var handshakeTimeout: Duration = .seconds(10)
+    /// Resolves the URL's host name, off the service thread. Default ``HostResolver/system``.
+    public var resolver = HostResolver.system
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()
 

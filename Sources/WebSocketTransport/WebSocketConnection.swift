@@ -31,18 +31,25 @@ public final class WebSocketConnection: Sendable {
     ///   - url: the endpoint, e.g. `ws://127.0.0.1:8443/room`.
     ///   - configuration: TLS, headers, subprotocol, timeouts and limits.
     ///   - loop: the event loop; ``WebSocketEventLoop/shared`` by default.
-    /// - Throws: ``TransportError`` when the URL is bad, the connection is refused, TLS fails or the handshake
-    ///   does not complete within ``WebSocketClientConfiguration/handshakeTimeout``.
+    /// - Throws: ``TransportError`` when the URL is bad, the host cannot be resolved, the connection is refused,
+    ///   TLS fails or name resolution and the handshake together take longer than
+    ///   ``WebSocketClientConfiguration/handshakeTimeout``.
     public static func connect(
         to url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared
     ) async throws -> WebSocketConnection {
         let target = try WebSocketURL(url)
+        // Names are resolved here, never by lws on the service thread (``HostResolver``); the handshake gets
+        // what is left of the budget.
+        let started = ContinuousClock.now
+        let address = try await configuration.resolver.address(of: target.host, within: configuration.handshakeTimeout,
+                                                               budget: configuration.handshakeTimeout)
+        let remaining = max(.milliseconds(1), configuration.handshakeTimeout - (ContinuousClock.now - started))
         let core = ConnectionCore(loop: loop, limits: configuration.limits)
         let connection = WebSocketConnection(core: core, request: nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                 core.shared.withLock { $0.connectWaiter = c }
-                loop.submit { core.startClient(target, configuration) }
+                loop.submit { core.startClient(target, address: address, configuration, within: remaining) }
             }
         } onCancel: {
             loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "cancelled", flush: false) }
