@@ -60,6 +60,7 @@ public final class JSONRPCClient: Sendable {
     let router = MethodRouter<RPCRequest>()
     let notificationHub: Broadcast<RPCNotification>
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
+    /// The delegate face's events; their buffer is the 4,096 that ``JSONRPCClientDelegate`` documents.
     let eventHub = Broadcast<Event>(bufferLimit: 4096)
     let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
     let stateObservers = LockedValue<[@Sendable (ConnectionState) -> Void]>([])
@@ -93,10 +94,13 @@ public final class JSONRPCClient: Sendable {
     }
 
     /// A new subscriber to the server's notifications, in wire order, from this moment on. Each access is a new
-    /// subscriber with a bounded buffer; one that falls behind ends with ``BroadcastOverflow``.
+    /// subscriber with a bounded buffer (``Configuration/notificationBufferLimit``): it gets every notification,
+    /// or, when it falls further behind, the ones it buffered and then ``BroadcastOverflow``, once, ending it.
     public var notifications: Broadcast<RPCNotification>.Subscription { notificationHub.subscribe() }
 
-    /// A new subscriber to connection-state changes, starting with the current state.
+    /// A new subscriber to connection-state changes, starting with the current state. It buffers 64 changes; one
+    /// that falls further behind gets the ones it buffered and then ``BroadcastOverflow``, once, ending it (a new
+    /// subscriber starts again from the current state).
     public var connectionStates: Broadcast<ConnectionState>.Subscription { stateHub.subscribe() }
 
     /// The current connection state.
