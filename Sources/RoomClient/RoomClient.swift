@@ -99,7 +99,8 @@ public final class RoomClient: Sendable {
 
     /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is
     /// no longer in the room; while reconnecting it still is (the server keeps it for its window); a reconnect
-    /// into a fresh session starts the rejoin. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
+    /// into a fresh session starts the rejoin. (A state observer of `rpc`: it runs in the JSON-RPC client's callback
+    /// order, outside its lock; the rejoin's calls go to a task, so that later callbacks are not held up.)
     private func apply(_ connectionState: ConnectionState) {
         let rejoin = state.withLock { s -> Bool in
             var rejoin = false
