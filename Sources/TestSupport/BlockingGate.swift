@@ -1,8 +1,12 @@
 import Foundation
+import SignalingSupport
 
 /// A gate that a synchronous callback (a delegate method) blocks its thread on until the test opens it: how tests
 /// play a busy delegate, which synchronous code can only be by holding its thread. Once open it stays open. A
 /// blocked caller gives up after `timeout`, so that a failing test cannot hang the run.
+///
+/// A callback blocks a thread of the cooperative pool, which has as many threads as cores: tests that block one
+/// take turns (``withTurn(_:)``), so that parallel tests never hold two of a two-core machine's threads.
 public final class BlockingGate: Sendable {
     // NSCondition is thread-safe by itself; `state` is only touched while it is locked.
     private let condition = NSCondition()
@@ -36,5 +40,51 @@ public final class BlockingGate: Sendable {
         state.open = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Runs `body` when no other test that blocks a thread of the cooperative pool is running, waiting (without
+    /// blocking) for its turn.
+    public static func withTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await turns.take()
+        do {
+            let result = try await body()
+            turns.give()
+            return result
+        } catch {
+            turns.give()
+            throw error
+        }
+    }
+
+    private static let turns = Turns()
+
+    /// One turn at a time, handed to waiters in order.
+    private final class Turns: Sendable {
+        private let state = LockedValue<(taken: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func take() async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { s -> Bool in
+                    guard s.taken else {
+                        s.taken = true
+                        return true
+                    }
+                    s.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+
+        func give() {
+            let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                guard !s.waiters.isEmpty else {
+                    s.taken = false
+                    return nil
+                }
+                return s.waiters.removeFirst()
+            }
+            next?.resume()
+        }
     }
 }

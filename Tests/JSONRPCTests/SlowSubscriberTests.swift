@@ -4,8 +4,8 @@ import Testing
 
 /// A subscriber that falls behind either gets every event or is told, once, that it lost some (issue 16 item 5):
 /// the delegate hears how many and goes on; an async sequence gets what it buffered, then `BroadcastOverflow`.
-/// Serialized: the busy delegate holds a thread while it blocks.
-@Suite(.serialized) struct SlowSubscriberTests {
+/// The busy delegate holds a thread while it blocks: such tests take turns (`BlockingGate.withTurn`).
+@Suite struct SlowSubscriberTests {
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: JSONRPCClientDelegate {
         let gate = BlockingGate()
@@ -27,33 +27,36 @@ import Testing
                                                      notificationBufferLimit: 8)
 
     @Test func aDelegateThatFallsBehindIsToldOnceHowManyEventsItMissedAndHearsTheLaterOnes() async throws {
-        // Given a client whose delegate is busy in its first callback, and a raw peer
-        let (near, far) = LocalMessageConnection.pair()
-        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
-        let delegate = BusyDelegate()
-        client.delegate = delegate
-        let peer = RawPeer(connection: far)
-        try await client.connect()
-        try await waitUntil("the delegate to be busy") { delegate.gate.isBlocking }
+        try await BlockingGate.withTurn {
+            // Given a client whose delegate is busy in its first callback, and a raw peer
+            let (near, far) = LocalMessageConnection.pair()
+            let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
+            let delegate = BusyDelegate()
+            client.delegate = delegate
+            let peer = RawPeer(connection: far)
+            try await client.connect()
+            try await waitUntil("the delegate to be busy") { delegate.gate.isBlocking }
 
-        // When the server sends 10 more invalid messages than the delegate's buffer of 4,096 holds, and a request
-        // (answered with -32601 once every event before it was published), and only then the delegate gets through
-        let buffer = 4096
-        for _ in 0..<(buffer + 10) { try await peer.send("not json") }
-        _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"missed","id":1}"#)
-        delegate.gate.open()
+            // When the server sends 10 more invalid messages than the delegate's buffer of 4,096 holds, and a
+            // request (answered with -32601 once every event before it was published), and only then the delegate
+            // gets through
+            let buffer = 4096
+            for _ in 0..<(buffer + 10) { try await peer.send("not json") }
+            _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"missed","id":1}"#)
+            delegate.gate.open()
 
-        // Then it hears the 4,096 failures that fit and, without waiting for more traffic, once that it lost 11
-        try await waitUntil("the loss report") { delegate.log.value.count == 1 + buffer + 1 }
-        let log = delegate.log.value
-        #expect(log.first == "connect")
-        #expect(log.dropFirst().prefix(buffer).allSatisfy { $0 == "fail" })
-        #expect(log.last == "lost 11 while connected")
+            // Then it hears the 4,096 failures that fit and, without waiting for more traffic, that it lost 11
+            try await waitUntil("the loss report") { delegate.log.value.count == 1 + buffer + 1 }
+            let log = delegate.log.value
+            #expect(log.first == "connect")
+            #expect(log.dropFirst().prefix(buffer).allSatisfy { $0 == "fail" })
+            #expect(log.last == "lost 11 while connected")
 
-        // And it goes on: it hears a later request
-        _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"later","id":2}"#)
-        try await waitUntil("the later request") { delegate.log.value.count == 1 + buffer + 2 }
-        #expect(delegate.log.value.last == "request later")
+            // And it goes on: it hears a later request
+            _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"later","id":2}"#)
+            try await waitUntil("the later request") { delegate.log.value.count == 1 + buffer + 2 }
+            #expect(delegate.log.value.last == "request later")
+        }
     }
 
     @Test func aNotificationSubscriberThatFallsBehindGetsWhatItBufferedThenOneOverflowAndANewOneGoesOn() async throws {
