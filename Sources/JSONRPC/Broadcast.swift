@@ -77,8 +77,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// A new subscriber that never ends for falling behind: what does not fit in its `bufferLimit` is skipped, and
-    /// the next thing it receives says how many events it missed (the delegate faces, DESIGN §2). Its sequence
-    /// ends when the broadcast finishes (after a last loss report, if it was behind) or when its consumer stops.
+    /// right after the events it did buffer it receives how many it missed (the delegate faces, DESIGN §2; see
+    /// ``LossReportingSubscription``). Its sequence ends when the broadcast finishes (after a last loss report, if
+    /// it was behind) or when its consumer stops.
     package func subscribeReportingLoss(bufferLimit: Int? = nil) -> LossReportingSubscription<Element> {
         let subscription = LossReportingSubscription<Element>(limit: max(1, bufferLimit ?? defaultLimit))
         let feed = subscription.feed

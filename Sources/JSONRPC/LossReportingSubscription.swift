@@ -9,12 +9,12 @@ package enum BroadcastDelivery<Element: Sendable>: Sendable {
     case lost(Int)
 }
 
-/// A subscriber of a ``Broadcast`` that falls behind without ending (``Broadcast/subscribeReportingLoss(bufferLimit:)``):
-/// while its buffer is full, events are skipped and counted. One ``BroadcastDelivery/lost(_:)`` with the count
-/// follows the last event before the gap: as soon as the consumer took every buffered event, or before the first
-/// event that fits again, or before the sequence ends, whichever comes first. So the consumer either gets every
-/// event, or is told of each gap exactly once, in place, without waiting for more traffic. The delegate faces
-/// (``DelegateFeeder``) read their client's events this way.
+/// A subscriber of a ``Broadcast`` that falls behind without ending
+/// (``Broadcast/subscribeReportingLoss(bufferLimit:)``): while its buffer is full, events are skipped and counted.
+/// One ``BroadcastDelivery/lost(_:)`` with the count follows the last event before the gap: as soon as the consumer
+/// took every buffered event, or before the first event that fits again, or before the sequence ends, whichever
+/// comes first. So the consumer either gets every event, or is told of each gap exactly once, in place, without
+/// waiting for more traffic. The delegate faces (``DelegateFeeder``) read their client's events this way.
 package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Sendable {
     /// The broadcast's end of the subscription: it counts what the consumer has not taken yet.
     final class Feed: Sendable {
