@@ -2,18 +2,30 @@ import SignalingSupport
 
 /// A subscriber's buffer filled up: its sequence ends with this error rather than silently losing events
 /// (DESIGN §2).
+///
+/// The subscriber got every event up to the moment it fell behind (what its buffer held is delivered before this
+/// error), then this error, exactly once; every later event is lost to it. To go on, subscribe again and read the
+/// state the events describe (a client's state is updated before each event is published, so it is current).
 public struct BroadcastOverflow: Error, Sendable, Hashable, CustomStringConvertible {
     /// The buffer size that was exceeded.
     public var limit: Int
+
+    /// Creates the error of a subscriber whose buffer of `limit` events overflowed.
+    public init(limit: Int) { self.limit = limit }
+
     public var description: String {
-        "this subscriber fell more than \(limit) events behind and was ended; subscribe again and consume faster"
+        "this subscriber fell more than \(limit) events behind and was ended; subscribe again, read the current "
+            + "state, and consume faster"
     }
 }
 
 /// A multicast event source (DESIGN §2): every ``subscribe(bufferLimit:)`` returns a new sequence with its own
-/// bounded buffer. Subscribers see events in ``publish(_:)`` order. A subscriber that falls `bufferLimit`
-/// events behind is ended with ``BroadcastOverflow``. Used for notifications, connection state and, later,
-/// room events.
+/// bounded buffer. Subscribers see events in ``publish(_:)`` order. A subscriber either gets every event, or, when
+/// it falls more than `bufferLimit` events behind, gets the events it buffered and then ``BroadcastOverflow``,
+/// once, ending its sequence. Used for notifications, connection state, room, tree and shared-object events.
+///
+/// The delegate faces subscribe differently (``subscribeReportingLoss(bufferLimit:)``, in the package): a delegate
+/// that falls behind is told how many events it lost and goes on with the later ones.
 public final class Broadcast<Element: Sendable>: Sendable {
     /// One subscriber's view: an `AsyncSequence` of the events published after it subscribed
     /// (plus the latest one, for a replaying broadcast).
@@ -25,8 +37,14 @@ public final class Broadcast<Element: Sendable>: Sendable {
     }
 
     private typealias Continuation = AsyncThrowingStream<Element, any Error>.Continuation
+    private enum Subscriber {
+        /// A ``Subscription``: ended by ``BroadcastOverflow`` when its buffer is full.
+        case ending(Continuation, limit: Int)
+        /// A delegate feed: skips what does not fit and reports it.
+        case reporting(LossReportingSubscription<Element>.Feed)
+    }
     private struct State {
-        var subscribers: [UInt64: (continuation: Continuation, limit: Int)] = [:]
+        var subscribers: [UInt64: Subscriber] = [:]
         var nextKey: UInt64 = 0
         var latest: Element?
         var finished: (any Error)??
@@ -44,41 +62,70 @@ public final class Broadcast<Element: Sendable>: Sendable {
         self.replaysLatest = replaysLatest
     }
 
-    /// A new subscriber, registered now: it sees every event published from this moment on.
+    /// A new subscriber, registered now: it sees every event published from this moment on, or, if it falls more
+    /// than `bufferLimit` (default: the broadcast's) events behind, the ones it buffered and then
+    /// ``BroadcastOverflow``.
     public func subscribe(bufferLimit: Int? = nil) -> Subscription {
         let limit = max(1, bufferLimit ?? defaultLimit)
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(limit))
-        let key = state.withLock { s -> UInt64? in
-            if replaysLatest, let latest = s.latest { continuation.yield(latest) }
-            if let finished = s.finished {
-                continuation.finish(throwing: finished)
-                return nil
-            }
-            let key = s.nextKey
-            s.nextKey += 1
-            s.subscribers[key] = (continuation, limit)
-            return key
-        }
+        let key = register(.ending(continuation, limit: limit)) { latest in continuation.yield(latest) }
         if let key {
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
-            }
+            continuation.onTermination = { [weak self] _ in self?.unregister(key) }
         }
         return Subscription(stream: stream)
     }
 
+    /// A new subscriber that never ends for falling behind: what does not fit in its `bufferLimit` is skipped, and
+    /// right after the events it did buffer it receives how many it missed (the delegate faces, DESIGN §2; see
+    /// ``LossReportingSubscription``). Its sequence ends when the broadcast finishes (after a last loss report, if
+    /// it was behind) or when its consumer stops.
+    package func subscribeReportingLoss(bufferLimit: Int? = nil) -> LossReportingSubscription<Element> {
+        let subscription = LossReportingSubscription<Element>(limit: max(1, bufferLimit ?? defaultLimit))
+        let feed = subscription.feed
+        if let key = register(.reporting(feed), replay: { latest in feed.offer(latest) }) {
+            feed.continuation.onTermination = { [weak self] _ in self?.unregister(key) }
+        }
+        return subscription
+    }
+
+    /// Adds `subscriber` (after replaying the latest event to it); `nil` when the broadcast is finished, in which
+    /// case the subscriber is finished too.
+    private func register(_ subscriber: Subscriber, replay: (Element) -> Void) -> UInt64? {
+        state.withLock { s -> UInt64? in
+            if replaysLatest, let latest = s.latest { replay(latest) }
+            if let finished = s.finished {
+                Self.end(subscriber, throwing: finished)
+                return nil
+            }
+            let key = s.nextKey
+            s.nextKey += 1
+            s.subscribers[key] = subscriber
+            return key
+        }
+    }
+
+    private func unregister(_ key: UInt64) {
+        state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+    }
+
     /// Delivers `element` to every current subscriber. Yields happen under the lock so that concurrent
-    /// publishers cannot interleave differently for different subscribers.
+    /// publishers cannot interleave differently for different subscribers. (Yielding only buffers the element and
+    /// wakes the consumer's task: no subscriber code runs here.)
     public func publish(_ element: Element) {
         let overflowed = state.withLock { s -> [(Continuation, Int)] in
             guard s.finished == nil else { return [] }
             if replaysLatest { s.latest = element }
             var overflowed: [(Continuation, Int)] = []
             for (key, subscriber) in s.subscribers {
-                if case .dropped = subscriber.continuation.yield(element) {
-                    s.subscribers[key] = nil
-                    overflowed.append(subscriber)
+                switch subscriber {
+                case .ending(let continuation, let limit):
+                    if case .dropped = continuation.yield(element) {
+                        s.subscribers[key] = nil
+                        overflowed.append((continuation, limit))
+                    }
+                case .reporting(let feed):
+                    feed.offer(element)
                 }
             }
             return overflowed
@@ -89,13 +136,20 @@ public final class Broadcast<Element: Sendable>: Sendable {
 
     /// Ends every subscriber's sequence (with `error`, if given); later subscribers end at once.
     public func finish(throwing error: (any Error)? = nil) {
-        let subscribers = state.withLock { s -> [Continuation] in
+        let subscribers = state.withLock { s -> [Subscriber] in
             guard s.finished == nil else { return [] }
             s.finished = .some(error)
             defer { s.subscribers = [:] }
-            return s.subscribers.values.map(\.continuation)
+            return Array(s.subscribers.values)
         }
-        for continuation in subscribers { continuation.finish(throwing: error) }
+        for subscriber in subscribers { Self.end(subscriber, throwing: error) }
+    }
+
+    private static func end(_ subscriber: Subscriber, throwing error: (any Error)?) {
+        switch subscriber {
+        case .ending(let continuation, _): continuation.finish(throwing: error)
+        case .reporting(let feed): feed.finish()
+        }
     }
 
     /// The number of live subscribers.

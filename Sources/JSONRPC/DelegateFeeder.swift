@@ -1,10 +1,13 @@
+import Logging
 import SignalingSupport
 
 /// The delegate face of a client (DESIGN §2): the delegate, held weakly, and the task that feeds it the client's
-/// events from the moment it was set. The delegate is just one more subscriber of the client's multicast events;
-/// every client with a delegate face keeps one of these. `Delegate` is a class-bound delegate protocol's
-/// existential (`any RoomClientDelegate`); an existential does not satisfy an `AnyObject` constraint, so the slot
-/// holds the object weakly as `AnyObject` and casts it back.
+/// events from the moment it was set. The delegate is one more subscriber of the client's multicast events, one
+/// that never ends for falling behind (``LossReportingSubscription``): a delegate slower than the events misses
+/// some, is told how many once (its `didLoseEvents` method), and goes on with the later ones. Every client with a
+/// delegate face keeps one of these. `Delegate` is a class-bound delegate protocol's existential
+/// (`any RoomClientDelegate`); an existential does not satisfy an `AnyObject` constraint, so the slot holds the
+/// object weakly as `AnyObject` and casts it back.
 package final class DelegateFeeder<Delegate: Sendable>: Sendable {
     private struct Slot {
         weak var object: AnyObject?
@@ -19,29 +22,36 @@ package final class DelegateFeeder<Delegate: Sendable>: Sendable {
     /// The delegate; nil when none was set or it was released.
     package var delegate: Delegate? { slot.withLock { $0.object } as? Delegate }
 
-    /// Makes `delegate` the delegate, stopping the previous one's feed. A non-nil delegate gets each event of
-    /// `subscribe()` (called now, so it sees events from this moment on) through `deliver`, one at a time, until
-    /// the sequence ends, the delegate is replaced or released, or `deliver` returns false (its client is gone).
-    /// A sequence that fails (a subscriber that fell behind) is reported to `failed`.
-    package func set<Events: AsyncSequence & Sendable>(
-        _ delegate: Delegate?, subscribe: () -> Events,
-        deliver: @escaping @Sendable (Events.Element, Delegate) -> Bool,
-        failed: @escaping @Sendable (any Error) -> Void
+    /// Makes `delegate` the delegate, stopping the previous one's feed. A non-nil delegate is subscribed to `events`
+    /// now (so it sees events from this moment on) and gets each one through `deliver`, one at a time, in order,
+    /// until the broadcast finishes, the delegate is replaced or released, or a closure returns false (its client
+    /// is gone). Where it fell more than the broadcast's buffer limit behind, `lost` gets the number of events it
+    /// missed, once per gap, as soon as it has caught up with the events before the gap; the loss is also logged
+    /// to `logger`.
+    package func set<Event: Sendable>(
+        _ delegate: Delegate?, events: Broadcast<Event>, logger: Logger,
+        deliver: @escaping @Sendable (Event, Delegate) -> Bool,
+        lost: @escaping @Sendable (Int, Delegate) -> Bool
     ) {
         let feeder = delegate.map { _ in
-            let events = subscribe()
+            let deliveries = events.subscribeReportingLoss()
             return Task { [weak self] in
-                do {
-                    for try await event in events {
-                        guard let self, let delegate = self.delegate, deliver(event, delegate) else { return }
+                for await delivery in deliveries {
+                    guard let self, let delegate = self.delegate else { return }
+                    switch delivery {
+                    case .event(let event):
+                        guard deliver(event, delegate) else { return }
+                    case .lost(let count):
+                        logger.warning("the delegate fell behind and missed events; it goes on with later ones",
+                                       metadata: ["lost": "\(count)"])
+                        guard lost(count, delegate) else { return }
                     }
-                } catch {
-                    failed(error)
                 }
             }
         }
+        let object = delegate.map { $0 as AnyObject }
         let previous = slot.withLock { s -> Task<Void, Never>? in
-            defer { s = Slot(object: delegate.map { $0 as AnyObject }, feeder: feeder) }
+            defer { s = Slot(object: object, feeder: feeder) }
             return s.feeder
         }
         previous?.cancel()

@@ -19,13 +19,15 @@ extension JSONRPCClient {
         try await perform(method, params: params, timeout: timeout)
     }
 
-    /// Calls `method` and hands its result to `apply` **in wire order**: `apply` runs synchronously in the
-    /// receive loop, after every notification that arrived before the response was published (and seen by
+    /// Calls `method` and hands its result to `apply` **in wire order**: `apply` runs as the response is handled,
+    /// after every notification that arrived before the response was published (and seen by
     /// ``observeNotifications(_:)``'s observers) and before any later message is handled. The call returns what
     /// `apply` returned. Layers that keep state from both results and notifications (a room's participants)
     /// use it so that a notification right after a response can never be overwritten by that response.
     ///
-    /// `apply` must be quick and must not block; it runs only for a result, never for an error.
+    /// `apply` runs only for a result, never for an error, on no particular thread and never under a lock of the
+    /// client: it may read the client and call it (through the completion-closure face, or in a task). It must be
+    /// quick and must not block: while it runs, the reading of the connection waits.
     /// - Throws: ``RPCError``; an error thrown by `apply` becomes ``RPCError/invalidResponse(_:)``.
     public func call<T: Sendable>(
         _ method: String, params: JSONValue? = nil, timeout: Duration? = nil,

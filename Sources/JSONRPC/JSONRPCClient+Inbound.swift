@@ -3,7 +3,9 @@ import SignalingSupport
 
 extension JSONRPCClient {
     /// One serial consumer per connection (LWS-NOTES §5, Kitura-WebSocket#8): messages are handled in arrival
-    /// order, so notifications are published before any later response completes its call (DESIGN §2).
+    /// order, so notifications are published before any later response completes its call (DESIGN §2). Each is
+    /// handled in the callback queue, in order with the state changes, outside every lock (its observers and
+    /// `apply` closures are user code); the loop reads the next message once it was handled.
     func startReceiving(on connection: any MessageConnection, generation: Int) {
         Task { [weak self] in
             while true {
@@ -19,7 +21,7 @@ extension JSONRPCClient {
                     await connection.close(code: 1001, reason: "client released")
                     return
                 }
-                self.handleInbound(text, from: connection)
+                await self.callbacks.perform { self.handleInbound(text, from: connection) }
             }
         }
     }
@@ -103,14 +105,6 @@ extension JSONRPCClient {
         } catch {
             return .error(MethodRouter<RPCRequest>.errorObject(for: error) ?? .internalError("\(error)"), id: request.id)
         }
-    }
-
-    /// Registers `observer`, called synchronously in the receive loop for every notification, in wire order,
-    /// before the notification is published on ``notifications`` and before any later message is handled.
-    /// It is for layers built on this client that keep state from notifications (DESIGN §2: state is updated
-    /// before the event is published); it must be quick and must not block. Observers cannot be removed.
-    public func observeNotifications(_ observer: @escaping @Sendable (RPCNotification) -> Void) {
-        notificationObservers.withLock { $0.append(observer) }
     }
 
     /// Logs a failure and hands it to the delegate face.

@@ -15,7 +15,8 @@ import SignalingSupport
 /// - ``notifications`` and ``connectionStates`` are multicast (DESIGN §2). A call's result is delivered only after
 ///   every notification that arrived before its response was published.
 /// - The async API is the implementation; the delegate (``delegate``) and completion-closure faces are thin
-///   adapters. Delegate methods and completions run on no particular thread.
+///   adapters. Delegate methods, completions, observers and `apply` closures run on no particular thread and never
+///   under a lock of the client: each may call the client back.
 public final class JSONRPCClient: Sendable {
     /// What the delegate face (and anyone else inside the module) observes, in wire order.
     enum Event: Sendable {
@@ -60,9 +61,13 @@ public final class JSONRPCClient: Sendable {
     let router = MethodRouter<RPCRequest>()
     let notificationHub: Broadcast<RPCNotification>
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
+    /// The delegate face's events; their buffer is the 4,096 that ``JSONRPCClientDelegate`` documents.
     let eventHub = Broadcast<Event>(bufferLimit: 4096)
     let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
     let stateObservers = LockedValue<[@Sendable (ConnectionState) -> Void]>([])
+    /// Where observers, `apply` closures and the publishing of inbound messages and state changes run: one at a
+    /// time, in order, outside every lock.
+    let callbacks = CallbackQueue()
     var logger: Logger { configuration.logger }
     var clock: any SignalingClock { configuration.clock }
 
@@ -93,10 +98,13 @@ public final class JSONRPCClient: Sendable {
     }
 
     /// A new subscriber to the server's notifications, in wire order, from this moment on. Each access is a new
-    /// subscriber with a bounded buffer; one that falls behind ends with ``BroadcastOverflow``.
+    /// subscriber with a bounded buffer (``Configuration/notificationBufferLimit``): it gets every notification,
+    /// or, when it falls further behind, the ones it buffered and then ``BroadcastOverflow``, once, ending it.
     public var notifications: Broadcast<RPCNotification>.Subscription { notificationHub.subscribe() }
 
-    /// A new subscriber to connection-state changes, starting with the current state.
+    /// A new subscriber to connection-state changes, starting with the current state. It buffers 64 changes; one
+    /// that falls further behind gets the ones it buffered and then ``BroadcastOverflow``, once, ending it (a new
+    /// subscriber starts again from the current state).
     public var connectionStates: Broadcast<ConnectionState>.Subscription { stateHub.subscribe() }
 
     /// The current connection state.
@@ -166,6 +174,8 @@ public final class JSONRPCClient: Sendable {
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
         startHeartbeat(generation: generation)
+        // `connect()` returns once the observers saw `connected` (a RoomClient's state follows them).
+        await callbacks.settle()
     }
 
     /// Closes the connection (a user-initiated close, which never reconnects; a reconnection in progress stops at
@@ -195,6 +205,8 @@ public final class JSONRPCClient: Sendable {
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.disconnected(end))
         for connection in connections { await connection.close(code: code, reason: reason) }
+        // `close()` returns once the observers saw `disconnected` (a RoomClient's peers model is empty by then).
+        await callbacks.settle()
     }
 
     /// Whether a connection that ended with `end` may be reconnected (DESIGN §5 "close codes decide"): not after a
@@ -209,6 +221,9 @@ public final class JSONRPCClient: Sendable {
     /// The receive loop (or the heartbeat) reported the end of connection `generation`.
     func connectionEnded(generation: Int, end: ConnectionEnd) {
         enum Next { case ignore, handshakeLost, reconnect, stop }
+        // The clock and the timer handle may be the user's: neither is called under the lock.
+        let lostAt = clock.now
+        var heartbeatTimer: (any TimerHandle)?
         let next = state.withLock { s -> Next in
             guard s.generation == generation else { return .ignore }
             if s.handshake != nil {
@@ -217,16 +232,16 @@ public final class JSONRPCClient: Sendable {
             }
             guard s.connection != nil else { return .ignore }
             s.connection = nil
-            s.heartbeatTimer?.cancel()
+            heartbeatTimer = s.heartbeatTimer
             s.heartbeatTimer = nil
             guard let backoff = configuration.reconnect.backoff, Self.reconnects(after: end) else { return .stop }
             s.lostIDs = Set(pending.ids)
             s.epoch += 1
             let epoch = s.epoch
-            let lostAt = clock.now
             s.reconnecting = Task { await self.reconnect(after: end, lostAt: lostAt, backoff: backoff, epoch: epoch) }
             return .reconnect
         }
+        heartbeatTimer?.cancel()
         switch next {
         case .ignore:
             return
@@ -248,25 +263,6 @@ public final class JSONRPCClient: Sendable {
             eventHub.publish(.disconnected(end))
             if end.code != 1000 { eventHub.publish(.failure(.connectionClosed(end))) }
         }
-    }
-
-    /// Publishes a state change; under the lock so that subscribers see changes in the order they happened.
-    func setState(_ new: ConnectionState) {
-        let observers = stateObservers.withLock { $0 }
-        state.withLock { s in
-            s.connectionState = new
-            for observer in observers { observer(new) }
-            stateHub.publish(new)
-        }
-    }
-
-    /// Registers `observer`, called synchronously with every later connection-state change, in order, before the
-    /// change is published on ``connectionStates``. A drop is reported from the receive loop after every message
-    /// that arrived before it was handled. It is for layers built on this client that keep state in one order
-    /// with the notifications (see ``observeNotifications(_:)``). It runs under the client's lock: it must be
-    /// quick, must not block, and must not call this client. Observers cannot be removed.
-    public func observeConnectionStates(_ observer: @escaping @Sendable (ConnectionState) -> Void) {
-        stateObservers.withLock { $0.append(observer) }
     }
 
     /// The open connection: connecting first when allowed, or waiting for a reconnection in progress.

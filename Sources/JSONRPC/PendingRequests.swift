@@ -42,18 +42,26 @@ final class PendingRequests: Sendable {
         let outcome = OneShot<Outcome>()
         let entry = Entry(method: method, text: text, transmit: transmit, outcome: outcome, onSuccess: onSuccess,
                           attempts: 1, timeout: timeout, timer: nil)
-        entries.withLock { table in
-            table[id] = entry
-            table[id]?.timer = armTimer(id: id, after: timeout, attempt: 1, retries: retries ?? self.retries)
-        }
+        entries.withLock { $0[id] = entry }
+        armTimer(id: id, after: timeout, attempt: 1, retries: retries ?? self.retries)
         return outcome
     }
 
-    private func armTimer(id: RequestID, after delay: Duration, attempt: Int, retries: Int) -> any TimerHandle {
-        clock.schedule(after: delay) { [weak self] in self?.timerFired(id: id, attempt: attempt, retries: retries) }
+    /// Schedules attempt `attempt`'s timeout outside the lock (the clock may be the user's) and keeps its handle
+    /// with the entry; a request completed meanwhile gets its timer cancelled at once.
+    private func armTimer(id: RequestID, after delay: Duration, attempt: Int, retries: Int) {
+        let timer = clock.schedule(after: delay) { [weak self] in
+            self?.timerFired(id: id, attempt: attempt, retries: retries)
+        }
+        let kept = entries.withLock { table -> Bool in
+            guard table[id]?.attempts == attempt else { return false }
+            table[id]?.timer = timer
+            return true
+        }
+        if !kept { timer.cancel() }
     }
 
-    private enum TimerAction { case resend(String, Transmit), fail(OneShot<Outcome>, RPCError) }
+    private enum TimerAction { case resend(String, Transmit, Duration, Int), fail(OneShot<Outcome>, RPCError) }
 
     private func timerFired(id: RequestID, attempt: Int, retries: Int) {
         let action = entries.withLock { table -> TimerAction? in
@@ -61,15 +69,16 @@ final class PendingRequests: Sendable {
             if entry.attempts <= retries {
                 entry.attempts += 1
                 entry.timeout = entry.timeout * 2
-                entry.timer = armTimer(id: id, after: entry.timeout, attempt: entry.attempts, retries: retries)
+                entry.timer = nil
                 table[id] = entry
-                return .resend(entry.text, entry.transmit)
+                return .resend(entry.text, entry.transmit, entry.timeout, entry.attempts)
             }
             table[id] = nil
             return .fail(entry.outcome, .timeout(method: entry.method, attempts: entry.attempts))
         }
         switch action {
-        case .resend(let text, let transmit)?:
+        case .resend(let text, let transmit, let timeout, let attempt)?:
+            armTimer(id: id, after: timeout, attempt: attempt, retries: retries)
             // A failed re-send needs no handling here: the connection's end fails the entry (or its next timer does).
             Task { try? await transmit(text) }
         case .fail(let outcome, let error)?:

@@ -5,8 +5,15 @@ import SDP
 import SignalingSupport
 
 /// The NBMRoomClientDelegate counterpart (PROTOCOL §4) for the room's events. Every method has an empty default.
-/// Calls arrive on no particular thread, one at a time, in wire order, after the peers model was updated. Call
-/// results are not delegated: use the async API or the completion closures.
+/// Calls arrive on no particular thread, one at a time, in wire order, after the peers model was updated, and
+/// never under a lock of the client: a delegate may call the client back. Call results are not delegated: use the
+/// async API or the completion closures.
+///
+/// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
+/// ``RoomClient/Configuration/eventBufferLimit`` (1,024). A delegate more than that behind misses the events that
+/// do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it has handled
+/// the events before the gap, and goes on with the later ones. A delegate either hears every event or hears of
+/// every gap.
 public protocol RoomClientDelegate: AnyObject, Sendable {
     /// The connection's state changed.
     func client(_ client: RoomClient, connectionStateChanged state: ConnectionState)
@@ -32,6 +39,12 @@ public protocol RoomClientDelegate: AnyObject, Sendable {
     func client(_ client: RoomClient, roomWasClosed room: String)
     /// Any event, including the ones above and notifications outside the Room protocol.
     func client(_ client: RoomClient, didReceive event: RoomEvent)
+    /// The delegate fell more than ``RoomClient/Configuration/eventBufferLimit`` events behind and missed `count`
+    /// events right after the last one it was given. Called once per gap, as soon as the delegate has
+    /// handled the events before it; later events are delivered as usual.
+    /// Resynchronize from the client's state, which already includes the missed events: ``RoomClient/peers``,
+    /// ``RoomClient/isJoined``, ``RoomClient/connectionState``. (Missed chat messages and ICE candidates are gone.)
+    func client(_ client: RoomClient, didLoseEvents count: Int)
 }
 
 /// Empty defaults: a delegate implements only what it needs.
@@ -48,6 +61,7 @@ extension RoomClientDelegate {
     public func client(_ client: RoomClient, mediaErrorOccurred description: String) {}
     public func client(_ client: RoomClient, roomWasClosed room: String) {}
     public func client(_ client: RoomClient, didReceive event: RoomEvent) {}
+    public func client(_ client: RoomClient, didLoseEvents count: Int) {}
 }
 
 extension RoomClient {
@@ -55,11 +69,15 @@ extension RoomClient {
     public var delegate: (any RoomClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
                 guard let self else { return false }
                 self.deliver(event, to: delegate)
                 return true
-            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
+            }, lost: { [weak self] count, delegate in
+                guard let self else { return false }
+                delegate.client(self, didLoseEvents: count)
+                return true
+            })
         }
     }
 

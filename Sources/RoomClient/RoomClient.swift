@@ -70,8 +70,10 @@ public final class RoomClient: Sendable {
     }
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
-    /// with a bounded buffer (``Configuration/eventBufferLimit``); one that falls behind ends with
-    /// ``JSONRPC/BroadcastOverflow``. The sequence ends when the client is released.
+    /// with a bounded buffer (``Configuration/eventBufferLimit``): it gets every event, or, when it falls further
+    /// behind, the ones it buffered and then ``JSONRPC/BroadcastOverflow``, once, ending it. To go on, subscribe
+    /// again and read ``peers`` and ``connectionState`` (already current). The sequence ends when the client is
+    /// released.
     public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
 
     /// The other participants, in the order the client learnt of them; empty when not in the room.
@@ -97,7 +99,8 @@ public final class RoomClient: Sendable {
 
     /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is
     /// no longer in the room; while reconnecting it still is (the server keeps it for its window); a reconnect
-    /// into a fresh session starts the rejoin. (Runs under the JSON-RPC client's lock, so it must not call `rpc`.)
+    /// into a fresh session starts the rejoin. (A state observer of `rpc`: it runs in the JSON-RPC client's callback
+    /// order, outside its lock; the rejoin's calls go to a task, so that later callbacks are not held up.)
     private func apply(_ connectionState: ConnectionState) {
         let rejoin = state.withLock { s -> Bool in
             var rejoin = false

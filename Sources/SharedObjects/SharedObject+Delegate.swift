@@ -4,7 +4,12 @@ import SignalingSupport
 
 /// The delegate face of a ``SharedObject``: one more subscriber to its ``SharedObject/events``. Every method has
 /// an empty default. Calls arrive on no particular thread, one at a time, in order, after ``SharedObject/data``
-/// was updated.
+/// was updated, and never under a lock of the object: a delegate may call it back.
+///
+/// **Falling behind.** The object does not wait for its delegate: events wait in a buffer of 1,024. A delegate
+/// more than that behind misses the events that do not fit; it then gets ``sharedObject(_:didLoseEvents:)`` once,
+/// with how many it missed, as soon as it has handled the events before the gap, and goes on with the later
+/// ones.
 public protocol SharedObjectDelegate: AnyObject, Sendable {
     /// The whole state arrived (connect, or a re-sync).
     func sharedObject(_ object: SharedObject, didConnect state: SharedObjectState)
@@ -14,6 +19,12 @@ public protocol SharedObjectDelegate: AnyObject, Sendable {
     func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?)
     /// The object was closed.
     func sharedObject(_ object: SharedObject, didCloseWithReason reason: String)
+    /// The delegate fell more than 1,024 events behind and missed `count` events right after the last one it
+    /// was given. Called once per gap, as soon as the delegate has handled the events before it; later events are
+    /// delivered as usual. Resynchronize from
+    /// ``SharedObject/snapshot`` (``SharedObject/data`` and ``SharedObject/version``), which already includes the
+    /// missed updates; missed messages are gone.
+    func sharedObject(_ object: SharedObject, didLoseEvents count: Int)
 }
 
 /// Empty defaults: a delegate implements only what it needs.
@@ -22,6 +33,7 @@ extension SharedObjectDelegate {
     public func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate) {}
     public func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?) {}
     public func sharedObject(_ object: SharedObject, didCloseWithReason reason: String) {}
+    public func sharedObject(_ object: SharedObject, didLoseEvents count: Int) {}
 }
 
 extension SharedObject {
@@ -29,7 +41,7 @@ extension SharedObject {
     public var delegate: (any SharedObjectDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
                 guard let self else { return false }
                 switch event {
                 case .connected(let state): delegate.sharedObject(self, didConnect: state)
@@ -38,7 +50,11 @@ extension SharedObject {
                 case .closed(let reason): delegate.sharedObject(self, didCloseWithReason: reason)
                 }
                 return true
-            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
+            }, lost: { [weak self] count, delegate in
+                guard let self else { return false }
+                delegate.sharedObject(self, didLoseEvents: count)
+                return true
+            })
         }
     }
 }

@@ -52,8 +52,9 @@ public final class SharedObject: Sendable {
         delegateFeeder.stop()
     }
 
-    /// A new subscriber to this object's events, from this moment on (a bounded buffer; one that falls behind
-    /// ends with ``JSONRPC/BroadcastOverflow``).
+    /// A new subscriber to this object's events, from this moment on, with a buffer of 1,024: it gets every event,
+    /// or, when it falls further behind, the ones it buffered and then ``JSONRPC/BroadcastOverflow``, once, ending
+    /// it. To go on, subscribe again and read ``snapshot`` (already current).
     public var events: Broadcast<SharedObjectEvent>.Subscription { eventHub.subscribe() }
 
     /// The properties as last applied; empty before the first connect.

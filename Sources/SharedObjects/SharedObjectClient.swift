@@ -103,7 +103,8 @@ public final class SharedObjectClient: Sendable {
         }
     }
 
-    /// Runs under the JSON-RPC client's lock: decides, and leaves the calls to a task.
+    /// A state observer of the JSON-RPC client (in its callback order): decides, and leaves the calls to a task, so
+    /// that later callbacks are not held up.
     private func connectionChanged(_ state: ConnectionState) {
         // Not a switch: ConnectionState is gaining cases (reconnecting, resumed, rejoined), and this must keep
         // compiling without a warning before and after. Whatever says it is connected again counts.

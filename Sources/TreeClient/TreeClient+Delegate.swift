@@ -5,8 +5,13 @@ import SDP
 import SignalingSupport
 
 /// The NBMTreeClientDelegate counterpart (PROTOCOL §5) for the client's events. Every method has an empty default.
-/// Calls arrive on no particular thread, one at a time, in wire order. Call results are not delegated: use the
-/// async API or the completion closures.
+/// Calls arrive on no particular thread, one at a time, in wire order, never under a lock of the client: a delegate
+/// may call the client back. Call results are not delegated: use the async API or the completion closures.
+///
+/// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
+/// ``TreeClient/Configuration/eventBufferLimit`` (1,024). A delegate more than that behind misses the events that
+/// do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it has handled
+/// the events before the gap, and goes on with the later ones.
 public protocol TreeClientDelegate: AnyObject, Sendable {
     /// The connection's state changed.
     func client(_ client: TreeClient, connectionStateChanged state: ConnectionState)
@@ -15,6 +20,11 @@ public protocol TreeClientDelegate: AnyObject, Sendable {
     func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String)
     /// Any event, including the ones above.
     func client(_ client: TreeClient, didReceive event: TreeEvent)
+    /// The delegate fell more than ``TreeClient/Configuration/eventBufferLimit`` events behind and missed `count`
+    /// events right after the last one it was given. Called once per gap, as soon as the delegate has
+    /// handled the events before it; later events are delivered as usual.
+    /// Resynchronize from ``TreeClient/connectionState``; missed ICE candidates are gone.
+    func client(_ client: TreeClient, didLoseEvents count: Int)
 }
 
 /// Empty defaults: a delegate implements only what it needs.
@@ -23,6 +33,7 @@ extension TreeClientDelegate {
     public func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint,
                        tree: String) {}
     public func client(_ client: TreeClient, didReceive event: TreeEvent) {}
+    public func client(_ client: TreeClient, didLoseEvents count: Int) {}
 }
 
 extension TreeClient {
@@ -30,11 +41,15 @@ extension TreeClient {
     public var delegate: (any TreeClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, subscribe: { events }, deliver: { [weak self] event, delegate in
+            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
                 guard let self else { return false }
                 self.deliver(event, to: delegate)
                 return true
-            }, failed: { [logger] error in logger.error("delegate events ended: \(error)") })
+            }, lost: { [weak self] count, delegate in
+                guard let self else { return false }
+                delegate.client(self, didLoseEvents: count)
+                return true
+            })
         }
     }
 

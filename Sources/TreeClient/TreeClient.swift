@@ -56,8 +56,9 @@ public final class TreeClient: Sendable {
         delegateFeeder.stop()
     }
 
-    /// A new subscriber to the client's events, in wire order, from this moment on; one that falls more than
-    /// ``Configuration/eventBufferLimit`` behind ends with ``JSONRPC/BroadcastOverflow``.
+    /// A new subscriber to the client's events, in wire order, from this moment on: it gets every event, or, when
+    /// it falls more than ``Configuration/eventBufferLimit`` behind, the ones it buffered and then
+    /// ``JSONRPC/BroadcastOverflow``, once, ending it.
     public var events: Broadcast<TreeEvent>.Subscription { eventHub.subscribe() }
 
     /// The connection's current state.

@@ -1,0 +1,45 @@
+import JSONRPC
+import Logging
+import TestSupport
+import Testing
+
+/// The delegate face's feed: one more subscriber of the client's events, that ends when the delegate goes.
+@Suite struct DelegateFeederTests {
+    protocol NumberDelegate: AnyObject, Sendable {
+        func got(_ number: Int)
+    }
+
+    final class Recorder: NumberDelegate {
+        let numbers = LockedBox<[Int]>([])
+        func got(_ number: Int) { numbers.mutate { $0.append(number) } }
+    }
+
+    static func feed(_ delegate: (any NumberDelegate)?, into feeder: DelegateFeeder<any NumberDelegate>,
+                     from events: Broadcast<Int>) {
+        feeder.set(delegate, events: events, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                   deliver: { number, delegate in delegate.got(number); return true },
+                   lost: { _, _ in true })
+    }
+
+    @Test func aReplacedDelegateStopsHearingAndItsSubscriptionEnds() async throws {
+        // Given a delegate fed from a broadcast
+        let events = Broadcast<Int>()
+        let feeder = DelegateFeeder<any NumberDelegate>()
+        let first = Recorder()
+        Self.feed(first, into: feeder, from: events)
+        events.publish(1)
+        try await waitUntil("the first delegate hears 1") { first.numbers.value == [1] }
+
+        // When another delegate replaces it, and then none
+        let second = Recorder()
+        Self.feed(second, into: feeder, from: events)
+        events.publish(2)
+        try await waitUntil("the second delegate hears 2") { second.numbers.value == [2] }
+        Self.feed(nil, into: feeder, from: events)
+
+        // Then the first heard only what came before, and no subscription is left behind
+        try await waitUntil("every feed to unsubscribe") { events.subscriberCount == 0 }
+        #expect(first.numbers.value == [1])
+        #expect(feeder.delegate == nil)
+    }
+}
