@@ -14,9 +14,10 @@ import TestSupport
     private func countingServer() -> (JSONRPCServer, Counter) {
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         let runs = Counter()
+        let numbers = LockedValue(0)
         server.register("count") { _, _ in
             runs.increment()
-            return .int(runs.count)
+            return .int(numbers.withLock { n in n += 1; return n })  // each run its own number, also when concurrent
         }
         server.register("echo") { params, _ in params }
         return (server, runs)
