@@ -183,7 +183,7 @@ let package = Package(
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
-        .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: ["WebSocketTransport", "TestSupport"],
