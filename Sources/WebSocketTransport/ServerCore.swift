@@ -70,7 +70,7 @@ final class ServerCore: @unchecked Sendable {
         connections[ObjectIdentifier(core)] = core
         let timeout = configuration.handshakeTimeout
         core.handshakeTimer = SystemClock().schedule(after: timeout) { [loop] in
-            loop.submit { core.handshakeExpired(timeout) }
+            try? loop.submit { core.handshakeExpired(timeout) }
         }
     }
 
@@ -114,6 +114,14 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
+    /// Service thread, when the loop is about to destroy its context (and with it every vhost): accept no more and
+    /// end the stream of accepted connections. The loop finishes the connections, which resumes `drainWaiters`.
+    func loopEnding() {
+        vhost = nil
+        shuttingDown = true
+        acceptedConnections.finish()
+    }
+
     /// Service thread: destroys the listening vhost once its connections are gone.
     func destroyVhost() {
         guard let vh = vhost else { return }
@@ -124,7 +132,7 @@ final class ServerCore: @unchecked Sendable {
         // look servers up by the vhost's user pointer, so this entry stays (as a tombstone that refuses new
         // sockets) until lws is surely done, and only then may the address be reused.
         SystemClock().schedule(after: loop.serverReleaseGrace) { [self] in
-            loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
+            try? loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
         }
     }
 }

@@ -20,7 +20,9 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     private struct Mailbox {
         var commands: [@Sendable () -> Void] = []
         var wakePending = false
-        var stopping = false
+        /// Why the mailbox takes no more work: set by ``shutdown()`` or when the service loop ends. Commands
+        /// accepted before it was set still run, on the service thread, before the context is destroyed.
+        var refusal: TransportError?
     }
     private let mailbox = LockedValue(Mailbox())
     /// Guards `lws_cancel_service` against `lws_context_destroy` (LWS-NOTES rule 1).
@@ -83,16 +85,17 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// The kernel thread id of the service thread (for diagnostics and tests).
     public var serviceThreadID: Int32 { threadInfo.withLock { $0.tid } }
 
-    /// The number of connections (client and server side) alive on this loop.
+    /// The number of connections (client and server side) alive on this loop; 0 once it has shut down.
     public func connectionCount() async -> Int {
-        await onServiceThread { $0.cores.count }
+        (try? await onServiceThread { $0.cores.count }) ?? 0
     }
 
-    /// Stops the loop: every connection is dropped and the context destroyed. Not for ``shared``.
+    /// Stops the loop: every connection is dropped, every server stops, and the context is destroyed. Returns
+    /// once the service thread has ended. Afterwards ``WebSocketConnection/connect(to:configuration:loop:)`` and
+    /// ``WebSocketServer/start(_:loop:)`` on this loop throw ``TransportError/eventLoopShutDown``. Not for ``shared``.
     public func shutdown() async {
         precondition(self !== WebSocketEventLoop.shared, "the shared event loop lives as long as the process")
-        let alreadyExited = mailbox.withLock { m -> Bool in m.stopping = true; return false }
-        _ = alreadyExited
+        refuseWork(.eventLoopShutDown)
         wake()
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let done = threadInfo.withLock { info -> Bool in
@@ -107,21 +110,37 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     // MARK: Mailbox
 
     /// Runs `command` on the service thread, soon. Safe from any thread.
-    func submit(_ command: @escaping @Sendable () -> Void) {
-        let wakeNeeded = mailbox.withLock { m -> Bool in
+    /// - Throws: ``TransportError/eventLoopShutDown`` once the loop is shutting down; `command` is then dropped
+    ///   unrun, so a caller waiting for it must be resumed by the caller.
+    func submit(_ command: @escaping @Sendable () -> Void) throws(TransportError) {
+        let outcome = mailbox.withLock { m -> Result<Bool, TransportError> in
+            if let refusal = m.refusal { return .failure(refusal) }
             m.commands.append(command)
-            if m.wakePending { return false }
+            if m.wakePending { return .success(false) }
             m.wakePending = true
-            return true
+            return .success(true)
         }
-        if wakeNeeded { wake() }
+        if try outcome.get() { wake() }
     }
 
     /// Runs `body` on the service thread and returns its result.
-    func onServiceThread<T: Sendable>(_ body: @escaping @Sendable (WebSocketEventLoop) -> T) async -> T {
-        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
-            submit { [unowned self] in c.resume(returning: body(self)) }
+    /// - Throws: ``TransportError/eventLoopShutDown`` at once when the loop is shutting down or has stopped.
+    func onServiceThread<T: Sendable>(
+        _ body: @escaping @Sendable (WebSocketEventLoop) -> T
+    ) async throws(TransportError) -> T {
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<T, TransportError>, Never>) in
+            do throws(TransportError) {
+                try submit { [unowned self] in c.resume(returning: .success(body(self))) }
+            } catch {
+                c.resume(returning: .failure(error))
+            }
         }
+        return try result.get()
+    }
+
+    /// From now on the mailbox refuses work with `error` (the first reason given wins).
+    private func refuseWork(_ error: TransportError) {
+        mailbox.withLock { m in m.refusal = m.refusal ?? error }
     }
 
     private func wake() {
@@ -144,11 +163,13 @@ public final class WebSocketEventLoop: @unchecked Sendable {
 
     fileprivate func runServiceThread() {
         threadInfo.withLock { $0.tid = clws_gettid() }
-        while !mailbox.withLock({ $0.stopping }) {
+        while mailbox.withLock({ $0.refusal == nil }) {
             if lws_service(context, 0) < 0 { break }
         }
+        refuseWork(.eventLoopShutDown)  // also when lws_service failed: nobody would drain the mailbox again
         contextForWake.withLock { $0 = nil }
         drainMailbox()
+        for server in servers.values { server.loopEnding() }
         lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
         for core in cores.values { core.finish(reason: "event loop shut down") }
         cores.removeAll()
