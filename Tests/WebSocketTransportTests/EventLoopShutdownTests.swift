@@ -7,7 +7,7 @@ import Testing
 @Suite struct EventLoopShutdownTests {
     /// A loop that has been shut down.
     static func shutDownLoop() async throws -> WebSocketEventLoop {
-        let loop = WebSocketEventLoop()
+        let loop = try WebSocketEventLoop()
         await loop.shutdown()
         return loop
     }
@@ -54,7 +54,7 @@ import Testing
 
     @Test func aLoopThatShutsDownEndsItsServersAndTheirConnections() async throws {
         // Given a server with one connected client, both on a loop of their own
-        let loop = WebSocketEventLoop()
+        let loop = try WebSocketEventLoop()
         let server = try await WebSocketServer.start(loop: loop)
         let client = try await WebSocketConnection.connect(to: server.url + "/x", loop: loop)
         let accepted = try await firstConnection(server)
