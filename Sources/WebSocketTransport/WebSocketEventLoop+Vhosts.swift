@@ -51,14 +51,25 @@ extension WebSocketEventLoop {
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = protocolTable(subprotocols: [])
         info.vhost_name = strings.keep(nextVhostName("client"))
-        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS)
         info.gid = -1
         info.uid = -1
-        // Trust the system store unless a CA file is given (Debian's ca-certificates bundle).
-        info.client_ssl_ca_filepath = strings.keep(tls.caFile ?? "/etc/ssl/certs/ca-certificates.crt")
+        let environment = configuration.environment
+        let trust = CATrust.forClient(tls, environment: environment.map { env in { env[$0] } } ?? CATrust.processEnvironment)
+        info.client_ssl_ca_filepath = strings.keep(trust.file)
+        pendingCADirectory = trust.directory  // loaded by `loadCADirectory(into:)` while lws builds the vhost
+        defer { pendingCADirectory = nil }
         guard let vh = lws_create_vhost(context, &info) else { return nil }
         clientVhosts[tls] = vh
         return vh
+    }
+
+    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS`, inside `lws_create_vhost` for a client vhost: adds the
+    /// CA directories of the trust being set up (``CATrust``) to its `SSL_CTX`.
+    func loadCADirectory(into sslContext: OpaquePointer) {
+        guard let directory = pendingCADirectory else { return }
+        // Adding a lookup directory only records it: missing certificates show up as untrusted at connect time.
+        if SSL_CTX_load_verify_locations(sslContext, nil, directory) != 1 { ERR_clear_error() }
     }
 
     func nextVhostName(_ prefix: String) -> String {

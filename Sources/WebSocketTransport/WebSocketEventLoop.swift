@@ -47,6 +47,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
     var retryTables: [UnsafeMutablePointer<UInt32>] = []
     var vhostCounter = 0
+    /// The CA directories of the client vhost being created, for `loadCADirectory(into:)`.
+    var pendingCADirectory: String?
     /// The name of protocol 0 of every vhost, kept for the life of the loop.
     private(set) lazy var defaultProtocolName: UnsafePointer<CChar> = strings.keep("ks-default")
 
