@@ -86,7 +86,6 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     private func start() throws(TransportError) {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
         info.gid = -1
         info.uid = -1
         info.timeout_secs = 20
@@ -102,7 +101,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         // lws logs while it builds the context and the vhost: route those lines from this thread too.
         let previousSink = logSink.install()
         defer { LWSLogSink.restore(previousSink) }
-        guard let ctx = lws_create_context(&info) else {
+        let created = SSLLibraryInit.creatingContext { doGlobalInit in
+            let ssl = doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0
+            info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | ssl)
+            return lws_create_context(&info)
+        }
+        guard let ctx = created else {
             throw .eventLoopUnavailable("libwebsockets could not create its context (its reason goes to the loop's logger)")
         }
         context = ctx

@@ -89,4 +89,30 @@ import Testing
         await echo.stop()
         await loop.shutdown()
     }
+
+    @Test func loopsStartingAndStoppingDoNotBreakTLSHandshakesOfAnotherLoop() async throws {
+        // Given a TLS server, and clients that trust its CA
+        let fixture = try TLSFixture.make()
+        let echo = try await TLSTests.secureEcho(fixture)
+        var trusting = WebSocketClientConfiguration()
+        trusting.tls = TLSClientConfiguration(caFile: fixture.caFile)
+        let configuration = trusting
+
+        // When 40 clients handshake on the shared loop while 8 other loops start and stop
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    let connection = try await WebSocketConnection.connect(
+                        to: "wss://127.0.0.1:\(echo.server.port)/", configuration: configuration)
+                    await connection.close()
+                }
+            }
+            group.addTask {
+                for _ in 0..<8 { await (try WebSocketEventLoop()).shutdown() }
+            }
+            // Then every handshake succeeds (lws 4.1.6 re-acquired its OpenSSL indexes in every new context)
+            try await group.waitForAll()
+        }
+        await echo.stop()
+    }
 }
