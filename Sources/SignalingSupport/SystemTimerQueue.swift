@@ -43,11 +43,13 @@ final class SystemTimerQueue: @unchecked Sendable {
 
     private let state = LockedValue(State())
     private let source: any DispatchSourceTimer
+    /// Runs the source's handler, and releases the entries a compaction dropped.
+    private let timerQueue = DispatchQueue(label: "KurentoSignaling.SystemClock.timer")
     private let actions = DispatchQueue(label: "KurentoSignaling.SystemClock", attributes: .concurrent)
 
     /// Creates a queue with its own dispatch timer. The process uses ``shared``; tests make their own.
     init() {
-        source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "KurentoSignaling.SystemClock.timer"))
+        source = DispatchSource.makeTimerSource(queue: timerQueue)
         source.schedule(deadline: .distantFuture)
         source.setEventHandler { [weak self] in self?.fireDue() }
         source.activate()
@@ -60,14 +62,18 @@ final class SystemTimerQueue: @unchecked Sendable {
 
     /// Runs `timer` on the action queue once `DispatchTime.now()` reaches `deadline` (uptime nanoseconds).
     func schedule(_ timer: DispatchTimerHandle, at deadline: UInt64) {
-        state.withLock { s in
-            if s.heap.count >= s.compactionMark { compact(&s) }
+        let dropped = state.withLock { s -> [Entry]? in
+            let dropped = s.heap.count >= s.compactionMark ? compact(&s) : nil
             s.sequence += 1
             push(Entry(deadline: deadline, sequence: s.sequence, timer: timer), into: &s.heap)
-            if let armed = s.armed, armed <= deadline { return }
+            if let armed = s.armed, armed <= deadline { return dropped }
             s.armed = deadline
             source.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+            return dropped
         }
+        // Freeing a thousand handles is the caller's business no more than when they were popped at their
+        // deadlines: the timer's queue does it, as it did then.
+        if let dropped { timerQueue.async { withExtendedLifetime(dropped) {} } }
     }
 
     private func fireDue() {
@@ -87,14 +93,15 @@ final class SystemTimerQueue: @unchecked Sendable {
         for timer in due { actions.async { timer.fire() } }
     }
 
-    /// Drops the entries whose timers were cancelled (or already fired) and rebuilds the heap in O(n). The armed
-    /// deadline may now belong to a dropped entry: the source then fires once early, finds nothing due and
-    /// re-arms at the new earliest deadline.
-    private func compact(_ s: inout State) {
+    /// Drops the entries whose timers were cancelled (or already fired) and rebuilds the heap in O(n); returns
+    /// the old heap, to be released off the caller's thread. The armed deadline may now belong to a dropped entry:
+    /// the source then fires once early, finds nothing due and re-arms at the new earliest deadline.
+    private func compact(_ s: inout State) -> [Entry] {
         var kept = s.heap.filter { $0.timer.isPending }  // a new, right-sized array: the dead entries' memory goes
         for parent in stride(from: kept.count / 2 - 1, through: 0, by: -1) { siftDown(from: parent, in: &kept) }
-        s.heap = kept
         s.compactionMark = max(Self.minimumCompactionMark, 2 * kept.count)
+        defer { s.heap = kept }
+        return s.heap
     }
 
     private func push(_ entry: Entry, into heap: inout [Entry]) {
