@@ -74,7 +74,8 @@ public struct TLSFixture: Sendable {
         let complaints = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw OpenSSLFailed(description: "openssl \(arguments.first ?? ""): " + String(decoding: complaints, as: UTF8.self))
+            let reason = String(decoding: complaints, as: UTF8.self)
+            throw OpenSSLFailed(description: "openssl \(arguments.first ?? ""): " + reason)
         }
         return String(decoding: printed, as: UTF8.self)
     }

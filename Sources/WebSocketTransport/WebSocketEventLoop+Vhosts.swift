@@ -54,8 +54,11 @@ extension WebSocketEventLoop {
         info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS)
         info.gid = -1
         info.uid = -1
-        let environment = configuration.environment
-        let trust = CATrust.forClient(tls, environment: environment.map { env in { env[$0] } } ?? CATrust.processEnvironment)
+        let variables = configuration.environment
+        let trust = CATrust.forClient(tls) { name in
+            guard let variables else { return CATrust.processEnvironment(name) }
+            return variables[name]
+        }
         info.client_ssl_ca_filepath = strings.keep(trust.file)
         pendingCADirectory = trust.directory  // loaded by `loadCADirectory(into:)` while lws builds the vhost
         defer { pendingCADirectory = nil }

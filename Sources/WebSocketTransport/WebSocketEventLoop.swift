@@ -107,14 +107,14 @@ public final class WebSocketEventLoop: @unchecked Sendable {
             return lws_create_context(&info)
         }
         guard let ctx = created else {
-            throw .eventLoopUnavailable("libwebsockets could not create its context (its reason goes to the loop's logger)")
+            throw .eventLoopUnavailable("libwebsockets could not create its context (the loop's logger has why)")
         }
         context = ctx
         // With explicit vhosts, `lws_cancel_service` reaches protocols of existing vhosts only: the default
         // client vhost is created now, before the service thread starts, so the mailbox always has a listener.
         guard clientVhost(for: TLSClientConfiguration()) != nil else {
             destroyContext()
-            throw .eventLoopUnavailable("libwebsockets could not create the client vhost (its reason goes to the loop's logger)")
+            throw .eventLoopUnavailable("libwebsockets could not create the client vhost (the loop's logger has why)")
         }
         contextForWake.withLock { $0 = ContextHandle(raw: ctx) }
         let unmanaged = Unmanaged.passRetained(self)

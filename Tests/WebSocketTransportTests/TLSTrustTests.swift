@@ -13,7 +13,9 @@ import Testing
     }
 
     /// Connects through `loop` to `echo` and gets one message back.
-    static func echoOnce(_ echo: EchoServer, loop: WebSocketEventLoop, tls: TLSClientConfiguration = .init()) async throws {
+    static func echoOnce(
+        _ echo: EchoServer, loop: WebSocketEventLoop, tls: TLSClientConfiguration = .init()
+    ) async throws {
         var configuration = WebSocketClientConfiguration()
         configuration.tls = tls
         let connection = try await WebSocketConnection.connect(
@@ -31,7 +33,7 @@ import Testing
         let defaults = CATrust.systemStore(environment: { _ in nil })
         let variables = ["SSL_CERT_FILE": "/etc/my/ca.pem", "SSL_CERT_DIR": "/etc/my/certs:/etc/more"]
         let fromVariables = CATrust.systemStore(environment: { variables[$0] })
-        let configured = CATrust.forClient(TLSClientConfiguration(caFile: "/srv/ca.pem"), environment: { variables[$0] })
+        let configured = CATrust.forClient(.init(caFile: "/srv/ca.pem"), environment: { variables[$0] })
         let empty = CATrust.systemStore(environment: { _ in "" })
 
         // Then they are OpenSSL's default file and directory (also for empty variables), the variables' values, and
