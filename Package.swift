@@ -183,10 +183,14 @@ let package = Package(
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
-        .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WebSocketTransportTests",
-            dependencies: ["WebSocketTransport", "TestSupport"],
+            dependencies: [
+                "WebSocketTransport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

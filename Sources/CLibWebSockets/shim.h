@@ -16,6 +16,7 @@ static const unsigned long long CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT = LWS_SERV
 static const unsigned long long CLWS_SERVER_OPTION_DISABLE_IPV6 = LWS_SERVER_OPTION_DISABLE_IPV6;
 static const unsigned long long CLWS_SERVER_OPTION_VALIDATE_UTF8 = LWS_SERVER_OPTION_VALIDATE_UTF8;
 static const unsigned long long CLWS_SERVER_OPTION_EXPLICIT_VHOSTS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+static const unsigned long long CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
 
 /* lws_sul timers hand back only the lws_sorted_usec_list_t*; embed it first, followed by an owner pointer. */
 typedef struct clws_timer {

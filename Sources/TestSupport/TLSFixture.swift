@@ -40,18 +40,43 @@ public struct TLSFixture: Sendable {
         return fixture
     }
 
-    private static func run(_ arguments: [String]) throws {
+    /// A directory holding ``caFile`` under its subject hash (`openssl rehash`), as `SSL_CERT_DIR` expects.
+    public func hashedCADirectory() throws -> String {
+        let dir = directory.appendingPathComponent("ca-dir")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: caFile, toPath: dir.appendingPathComponent("ca.pem").path)
+        try Self.run(["rehash", dir.path])
+        return dir.path
+    }
+
+    /// OpenSSL's own directory (`OPENSSLDIR`, as `openssl version -d` prints it), where its default CA file and
+    /// directory live: `cert.pem` and `certs`.
+    public static func openSSLDirectory() throws -> String {
+        let line = try run(["version", "-d"])  // OPENSSLDIR: "/usr/lib/ssl"
+        let parts = line.split(separator: "\"")
+        guard parts.count >= 2 else { throw OpenSSLFailed(description: "unexpected `openssl version -d`: \(line)") }
+        return String(parts[1])
+    }
+
+    /// Runs the `openssl` tool; returns its standard output.
+    @discardableResult
+    private static func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
         let errors = Pipe()
+        let output = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes are small here (a line, a few warnings); read stdout first, then stderr.
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw OpenSSLFailed(description: "openssl \(arguments.first ?? ""): " + String(decoding: output, as: UTF8.self))
+            let reason = String(decoding: complaints, as: UTF8.self)
+            throw OpenSSLFailed(description: "openssl \(arguments.first ?? ""): " + reason)
         }
+        return String(decoding: printed, as: UTF8.self)
     }
 }

@@ -43,7 +43,7 @@ extension ConnectionCore {
         loop.register(self)
         let timeout = configuration.handshakeTimeout
         handshakeTimer = SystemClock().schedule(after: deadline) { [loop] in
-            loop.submit { [self] in handshakeExpired(timeout) }
+            try? loop.submit { [self] in handshakeExpired(timeout) }
         }
         guard let wsi = withExtendedLifetime(strings, { lws_client_connect_via_info(&ci) }) else {
             // No CONNECTION_ERROR callback follows a NULL return (LWS-NOTES §3.5).
@@ -53,6 +53,16 @@ extension ConnectionCore {
             return
         }
         if !finished { self.wsi = wsi }
+    }
+
+    /// Any thread: the loop refused to start this connection because it is shutting down or has shut down.
+    func refused(_ error: TransportError) {
+        let waiter = shared.withLock { s -> CheckedContinuation<Void, any Error>? in
+            s.phase = .closed(WebSocketCloseInfo(code: .abnormal, reason: error.description, initiatedLocally: true))
+            defer { s.connectWaiter = nil }
+            return s.connectWaiter
+        }
+        waiter?.resume(throwing: error)
     }
 
     /// Service thread: the handshake timer fired.

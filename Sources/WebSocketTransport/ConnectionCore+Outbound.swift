@@ -58,10 +58,11 @@ extension ConnectionCore {
         switch outcome {
         case .closed(let error): throw error
         case .queued(let wake):
-            if wake { loop.submit { [self] in requestWritable() } }
+            // Refused only when the loop is ending: it then finishes this connection, failing what is queued.
+            if wake { try? loop.submit { [self] in requestWritable() } }
         case .overflow:
             let limit = limits.maxOutboundBytes
-            loop.submit { [self] in
+            try? loop.submit { [self] in
                 beginClose(code: WebSocketCloseCode.policyViolation.rawValue,
                            reason: "outbound queue exceeded \(limit) bytes (slow consumer)", flush: false)
             }

@@ -28,6 +28,10 @@ func lwsCallback(
         if status > 0 && status != 101 { text = "server answered HTTP \(status) instead of 101 (\(text))" }
         core?.connectionError(text)
         return 0
+    case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS:
+        // user = the SSL_CTX* of a client vhost that lws_create_vhost is building, on this thread.
+        if let user { loop.loadCADirectory(into: OpaquePointer(user)) }
+        return 0
     case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
         // user = X509_STORE_CTX*, len = preverify_ok. Remember why OpenSSL refused the chain: lws reports only
         // "SSL err 1" (LWS-NOTES §3.13). Returning 0 keeps OpenSSL's verdict.

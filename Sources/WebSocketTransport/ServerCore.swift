@@ -76,7 +76,7 @@ final class ServerCore: @unchecked Sendable {
         connections[ObjectIdentifier(core)] = core
         let timeout = configuration.handshakeTimeout
         core.handshakeTimer = SystemClock().schedule(after: timeout) { [loop] in
-            loop.submit { core.handshakeExpired(timeout) }
+            try? loop.submit { core.handshakeExpired(timeout) }
         }
     }
 
@@ -91,12 +91,12 @@ final class ServerCore: @unchecked Sendable {
         authorizing.insert(id)
         let deadline = configuration.handshakeTimeout
         let timer = SystemClock().schedule(after: deadline) { [loop] in
-            loop.submit { [self] in authorized(core, .reject(status: 0, reason: "authorization timed out after \(deadline)")) }
+            try? loop.submit { [self] in authorized(core, .reject(status: 0, reason: "authorization timed out after \(deadline)")) }
         }
         Task { [loop] in
             let decision = await authorize(request)
             timer.cancel()
-            loop.submit { [self] in authorized(core, decision) }
+            try? loop.submit { [self] in authorized(core, decision) }
         }
     }
 
@@ -160,6 +160,14 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
+    /// Service thread, when the loop is about to destroy its context (and with it every vhost): accept no more and
+    /// end the stream of accepted connections. The loop finishes the connections, which resumes `drainWaiters`.
+    func loopEnding() {
+        vhost = nil
+        shuttingDown = true
+        acceptedConnections.finish()
+    }
+
     /// Service thread: destroys the listening vhost once its connections are gone.
     func destroyVhost() {
         guard let vh = vhost else { return }
@@ -170,7 +178,7 @@ final class ServerCore: @unchecked Sendable {
         // look servers up by the vhost's user pointer, so this entry stays (as a tombstone that refuses new
         // sockets) until lws is surely done, and only then may the address be reused.
         SystemClock().schedule(after: loop.serverReleaseGrace) { [self] in
-            loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
+            try? loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
         }
     }
 }

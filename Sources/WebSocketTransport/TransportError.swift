@@ -20,6 +20,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case listenFailed(String)
     /// The event loop has been shut down.
     case eventLoopShutDown
+    /// The event loop could not start: libwebsockets refused its context or vhost, or no thread could be made.
+    case eventLoopUnavailable(String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .messageTooBig(let size, let limit): "message of \(size) bytes exceeds the limit of \(limit) bytes"
         case .listenFailed(let s): "cannot listen: \(s)"
         case .eventLoopShutDown: "the WebSocket event loop has been shut down"
+        case .eventLoopUnavailable(let s): "the WebSocket event loop could not start: \(s)"
         }
     }
 }

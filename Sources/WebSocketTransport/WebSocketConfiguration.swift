@@ -1,6 +1,11 @@
 /// Trust settings for `wss://` clients. Verification is on by default, with the host name checked.
+///
+/// Without ``caFile`` the client trusts the system store, found the way OpenSSL finds it: the file named by
+/// `SSL_CERT_FILE` and the hashed directories named by `SSL_CERT_DIR`, else OpenSSL's default file and directory
+/// (on Debian `/usr/lib/ssl/cert.pem` and `/usr/lib/ssl/certs`). A loop reads the environment once per trust
+/// setting, when it first uses it (for the default one: when the loop starts).
 public struct TLSClientConfiguration: Sendable, Hashable {
-    /// A PEM file of CA certificates to trust instead of the system store.
+    /// A PEM file of CA certificates to trust instead of the system store (which is then not consulted at all).
     public var caFile: String?
     /// Accept self-signed certificates. Off unless set explicitly.
     public var allowSelfSigned: Bool

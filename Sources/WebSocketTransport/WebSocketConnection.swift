@@ -22,7 +22,7 @@ public final class WebSocketConnection: Sendable {
     deinit {
         let core = self.core
         if case .closed = core.shared.withLock({ $0.phase }) { return }
-        core.loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "", flush: true) }
+        try? core.loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "", flush: true) }
     }
 
     /// Opens a client connection to a `ws://` or `wss://` URL.
@@ -33,7 +33,8 @@ public final class WebSocketConnection: Sendable {
     ///   - loop: the event loop; ``WebSocketEventLoop/shared`` by default.
     /// - Throws: ``TransportError`` when the URL is bad, the host cannot be resolved, the connection is refused,
     ///   TLS fails or name resolution and the handshake together take longer than
-    ///   ``WebSocketClientConfiguration/handshakeTimeout``.
+    ///   ``WebSocketClientConfiguration/handshakeTimeout``; ``TransportError/eventLoopShutDown`` at once when
+    ///   `loop` has been shut down.
     public static func connect(
         to url: String, configuration: WebSocketClientConfiguration = .init(), loop: WebSocketEventLoop = .shared
     ) async throws -> WebSocketConnection {
@@ -49,10 +50,16 @@ public final class WebSocketConnection: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                 core.shared.withLock { $0.connectWaiter = c }
-                loop.submit { core.startClient(target, address: address, configuration, within: remaining) }
+                do throws(TransportError) {
+                    try loop.submit { core.startClient(target, address: address, configuration, within: remaining) }
+                } catch {
+                    core.refused(error)
+                }
             }
         } onCancel: {
-            loop.submit { core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "cancelled", flush: false) }
+            try? loop.submit {
+                core.beginClose(code: WebSocketCloseCode.normal.rawValue, reason: "cancelled", flush: false)
+            }
         }
         return connection
     }
@@ -101,7 +108,8 @@ public final class WebSocketConnection: Sendable {
     /// Closes the connection after flushing queued messages and waits until it is closed.
     public func close(code: WebSocketCloseCode = .normal, reason: String = "") async {
         let core = self.core
-        core.loop.submit { core.beginClose(code: code.rawValue, reason: reason, flush: true) }
+        // Refused only when the loop is ending: it then finishes every connection, so `closeInfo` still returns.
+        try? core.loop.submit { core.beginClose(code: code.rawValue, reason: reason, flush: true) }
         _ = await closeInfo
     }
 
@@ -136,9 +144,10 @@ public final class WebSocketConnection: Sendable {
         return false
     }
 
-    /// The kernel thread id that ran this connection's establishing callback (the loop's service thread).
+    /// The kernel thread id that ran this connection's establishing callback (the loop's service thread); 0 once
+    /// the loop has shut down.
     public var serviceThreadID: Int32 {
-        get async { await core.loop.onServiceThread { [core] _ in core.establishedOnThread } }
+        get async { (try? await core.loop.onServiceThread { [core] _ in core.establishedOnThread }) ?? 0 }
     }
 }
 

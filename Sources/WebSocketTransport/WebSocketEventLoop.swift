@@ -1,4 +1,5 @@
 import CLibWebSockets
+import Logging
 import SignalingSupport
 #if canImport(Glibc)
 import Glibc
@@ -14,18 +15,24 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     // (inside lws callbacks, mailbox closures, or before the thread starts / after it ends). The fields above it
     // are immutable or lock-guarded.
 
-    /// The process-wide loop. It lives as long as the process.
-    public static let shared = WebSocketEventLoop()
+    /// The process-wide loop. It lives as long as the process. Should libwebsockets fail to start it, every
+    /// connect and server start on it throws ``TransportError/eventLoopUnavailable(_:)``.
+    public static let shared = WebSocketEventLoop(configuration: .init(), serverReleaseGrace: .seconds(30))
 
     private struct Mailbox {
         var commands: [@Sendable () -> Void] = []
         var wakePending = false
-        var stopping = false
+        /// Why the mailbox takes no more work: set by ``shutdown()``, when the service loop ends, or when the loop
+        /// never started. Commands accepted before it was set still run, on the service thread, before the context
+        /// is destroyed.
+        var refusal: TransportError?
     }
     private let mailbox = LockedValue(Mailbox())
     /// Guards `lws_cancel_service` against `lws_context_destroy` (LWS-NOTES rule 1).
     private let contextForWake = LockedValue<ContextHandle?>(nil)
     private let threadInfo = LockedValue<(tid: Int32, exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
+    private let logSink: LWSLogSink
+    let configuration: WebSocketEventLoopConfiguration
 
     // --- service thread only ---
     private(set) var context: OpaquePointer!
@@ -36,10 +43,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     var clientVhosts: [TLSClientConfiguration: OpaquePointer] = [:]
     /// Listening servers; their vhost user pointers are unretained, so this owns them until the vhost is gone.
     var servers: [UnsafeMutableRawPointer: ServerCore] = [:]
-    private var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
-    private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
-    private var retryTables: [UnsafeMutablePointer<UInt32>] = []
-    private var vhostCounter = 0
+    var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
+    var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
+    var retryTables: [UnsafeMutablePointer<UInt32>] = []
+    var vhostCounter = 0
+    /// The CA directories of the client vhost being created, for `loadCADirectory(into:)`.
+    var pendingCADirectory: String?
     /// The name of protocol 0 of every vhost, kept for the life of the loop.
     private(set) lazy var defaultProtocolName: UnsafePointer<CChar> = strings.keep("ks-default")
 
@@ -47,14 +56,36 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     let serverReleaseGrace: Duration
 
     /// Creates a loop with its own context and service thread. Most programs use ``shared`` instead.
-    public convenience init() { self.init(serverReleaseGrace: .seconds(30)) }
+    /// - Throws: ``TransportError/eventLoopUnavailable(_:)`` when libwebsockets cannot create its context or
+    ///   client vhost, or the service thread cannot start; lws's own reason goes to the configured logger.
+    public convenience init(configuration: WebSocketEventLoopConfiguration = .init()) throws(TransportError) {
+        self.init(configuration: configuration, serverReleaseGrace: .seconds(30))
+        if let failure = startFailure { throw failure }
+    }
 
-    init(serverReleaseGrace: Duration) {
+    /// Creates and starts a loop; a loop that could not start refuses all work with the reason.
+    init(configuration: WebSocketEventLoopConfiguration = .init(), serverReleaseGrace: Duration) {
+        self.configuration = configuration
         self.serverReleaseGrace = serverReleaseGrace
-        lws_set_log_level(0, nil)  // silence lws; errors reach callers as TransportError values
+        logSink = LWSLogSink(logger: configuration.logger)
+        do throws(TransportError) {
+            try start()
+        } catch {
+            refuseWork(error)
+            threadInfo.withLock { $0.exited = true }
+            logSink.retire()
+        }
+    }
+
+    /// Why the loop could not start, if it could not.
+    private var startFailure: TransportError? {
+        threadInfo.withLock { $0.exited } ? mailbox.withLock { $0.refusal } : nil
+    }
+
+    /// Creates the context and the default client vhost, then starts the service thread.
+    private func start() throws(TransportError) {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
         info.gid = -1
         info.uid = -1
         info.timeout_secs = 20
@@ -63,36 +94,62 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         info.fd_limit_per_thread = UInt32(min(max(UInt64(limit.rlim_cur), 1024), 65536))
         info.user = Unmanaged<WebSocketEventLoop>.passUnretained(self).toOpaque()
-        guard let ctx = lws_create_context(&info) else {
-            fatalError("lws_create_context failed: libwebsockets is unusable in this process")
+        if configuration.refusedByLWSForTesting {
+            info.ka_time = 1  // lws: "info->ka_interval can't be 0 if ka_time used"
+            info.ka_interval = 0
+        }
+        // lws logs while it builds the context and the vhost: route those lines from this thread too.
+        let previousSink = logSink.install()
+        defer { LWSLogSink.restore(previousSink) }
+        let created = SSLLibraryInit.creatingContext { doGlobalInit in
+            let ssl = doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0
+            info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | ssl)
+            return lws_create_context(&info)
+        }
+        guard let ctx = created else {
+            throw .eventLoopUnavailable("libwebsockets could not create its context (the loop's logger has why)")
         }
         context = ctx
         // With explicit vhosts, `lws_cancel_service` reaches protocols of existing vhosts only: the default
         // client vhost is created now, before the service thread starts, so the mailbox always has a listener.
         guard clientVhost(for: TLSClientConfiguration()) != nil else {
-            fatalError("cannot create the default client vhost")
+            destroyContext()
+            throw .eventLoopUnavailable("libwebsockets could not create the client vhost (the loop's logger has why)")
         }
         contextForWake.withLock { $0 = ContextHandle(raw: ctx) }
-        let unmanaged = Unmanaged.passRetained(self).toOpaque()
+        let unmanaged = Unmanaged.passRetained(self)
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, serviceThreadEntry, unmanaged)
-        precondition(rc == 0, "cannot start the lws service thread: \(rc)")
+        let rc = pthread_create(&thread, nil, serviceThreadEntry, unmanaged.toOpaque())
+        guard rc == 0 else {
+            unmanaged.release()
+            contextForWake.withLock { $0 = nil }
+            destroyContext()
+            throw .eventLoopUnavailable("cannot start the service thread: \(String(cString: strerror(rc)))")
+        }
         pthread_detach(thread)
     }
 
     /// The kernel thread id of the service thread (for diagnostics and tests).
     public var serviceThreadID: Int32 { threadInfo.withLock { $0.tid } }
 
-    /// The number of connections (client and server side) alive on this loop.
-    public func connectionCount() async -> Int {
-        await onServiceThread { $0.cores.count }
+    /// Where libwebsockets' log lines go (see ``WebSocketEventLoopConfiguration/logger``). Setting it takes effect
+    /// at once, also on ``shared``, whose logger discards everything until set.
+    public var logger: Logger {
+        get { logSink.logger }
+        set { logSink.logger = newValue }
     }
 
-    /// Stops the loop: every connection is dropped and the context destroyed. Not for ``shared``.
+    /// The number of connections (client and server side) alive on this loop; 0 once it has shut down.
+    public func connectionCount() async -> Int {
+        (try? await onServiceThread { $0.cores.count }) ?? 0
+    }
+
+    /// Stops the loop: every connection is dropped, every server stops, and the context is destroyed. Returns
+    /// once the service thread has ended. Afterwards ``WebSocketConnection/connect(to:configuration:loop:)`` and
+    /// ``WebSocketServer/start(_:loop:)`` on this loop throw ``TransportError/eventLoopShutDown``. Not for ``shared``.
     public func shutdown() async {
         precondition(self !== WebSocketEventLoop.shared, "the shared event loop lives as long as the process")
-        let alreadyExited = mailbox.withLock { m -> Bool in m.stopping = true; return false }
-        _ = alreadyExited
+        refuseWork(.eventLoopShutDown)
         wake()
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let done = threadInfo.withLock { info -> Bool in
@@ -107,21 +164,37 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     // MARK: Mailbox
 
     /// Runs `command` on the service thread, soon. Safe from any thread.
-    func submit(_ command: @escaping @Sendable () -> Void) {
-        let wakeNeeded = mailbox.withLock { m -> Bool in
+    /// - Throws: ``TransportError/eventLoopShutDown`` once the loop is shutting down (or the reason it never
+    ///   started); `command` is then dropped unrun, so a caller waiting for it must be resumed by the caller.
+    func submit(_ command: @escaping @Sendable () -> Void) throws(TransportError) {
+        let outcome = mailbox.withLock { m -> Result<Bool, TransportError> in
+            if let refusal = m.refusal { return .failure(refusal) }
             m.commands.append(command)
-            if m.wakePending { return false }
+            if m.wakePending { return .success(false) }
             m.wakePending = true
-            return true
+            return .success(true)
         }
-        if wakeNeeded { wake() }
+        if try outcome.get() { wake() }
     }
 
     /// Runs `body` on the service thread and returns its result.
-    func onServiceThread<T: Sendable>(_ body: @escaping @Sendable (WebSocketEventLoop) -> T) async -> T {
-        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
-            submit { [unowned self] in c.resume(returning: body(self)) }
+    /// - Throws: ``TransportError/eventLoopShutDown`` at once when the loop is shutting down or has stopped.
+    func onServiceThread<T: Sendable>(
+        _ body: @escaping @Sendable (WebSocketEventLoop) -> T
+    ) async throws(TransportError) -> T {
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<T, TransportError>, Never>) in
+            do throws(TransportError) {
+                try submit { [unowned self] in c.resume(returning: .success(body(self))) }
+            } catch {
+                c.resume(returning: .failure(error))
+            }
         }
+        return try result.get()
+    }
+
+    /// From now on the mailbox refuses work with `error` (the first reason given wins).
+    private func refuseWork(_ error: TransportError) {
+        mailbox.withLock { m in m.refusal = m.refusal ?? error }
     }
 
     private func wake() {
@@ -143,19 +216,18 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     // MARK: Service thread
 
     fileprivate func runServiceThread() {
+        logSink.install()
         threadInfo.withLock { $0.tid = clws_gettid() }
-        while !mailbox.withLock({ $0.stopping }) {
+        while mailbox.withLock({ $0.refusal == nil }) {
             if lws_service(context, 0) < 0 { break }
         }
+        refuseWork(.eventLoopShutDown)  // also when lws_service failed: nobody would drain the mailbox again
         contextForWake.withLock { $0 = nil }
         drainMailbox()
-        lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
-        for core in cores.values { core.finish(reason: "event loop shut down") }
-        cores.removeAll()
-        servers.removeAll()
-        protocolTables.forEach { $0.deallocate() }
-        retryPolicies.values.forEach { $0.deallocate() }
-        retryTables.forEach { $0.deallocate() }
+        for server in servers.values { server.loopEnding() }
+        destroyContext()
+        logSink.retire()
+        LWSLogSink.restore(nil)
         let waiters = threadInfo.withLock { info -> [CheckedContinuation<Void, Never>] in
             info.exited = true
             defer { info.waiters = [] }
@@ -164,74 +236,20 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    // MARK: Vhosts (service thread)
-
-    /// A zero-terminated protocol table: index 0 serves HTTP and subprotocol-less upgrades.
-    func protocolTable(subprotocols: [String]) -> UnsafePointer<lws_protocols> {
-        let names = [defaultProtocolName] + subprotocols.map { strings.keep($0) }
-        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
-        for (i, name) in names.enumerated() {
-            var p = lws_protocols()
-            p.name = name
-            p.callback = lwsCallback
-            p.per_session_data_size = 0
-            p.rx_buffer_size = 0
-            table[i] = p
-        }
-        table[names.count] = lws_protocols()
-        protocolTables.append(table)
-        return UnsafePointer(table)
+    /// Destroys the context, finishes what it held and frees the C memory lws pointed at (LWS-NOTES §3.4).
+    private func destroyContext() {
+        lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
+        context = nil
+        for core in cores.values { core.finish(reason: "event loop shut down") }
+        cores.removeAll()
+        servers.removeAll()
+        protocolTables.forEach { $0.deallocate() }
+        retryPolicies.values.forEach { $0.deallocate() }
+        retryTables.forEach { $0.deallocate() }
+        protocolTables = []
+        retryPolicies = [:]
+        retryTables = []
     }
-
-    private struct RetryKey: Hashable { var ping: UInt16; var hangup: UInt16 }
-
-    /// The validity (keep-alive) policy for `limits`, shared by every connection with the same values.
-    func retryPolicy(for limits: ConnectionLimits) -> UnsafePointer<lws_retry_bo_t> {
-        func secs(_ d: Duration?) -> UInt16 {
-            guard let d else { return 0 }
-            return UInt16(clamping: max(1, d.components.seconds))
-        }
-        let key = RetryKey(ping: secs(limits.pingInterval), hangup: secs(limits.idleTimeout))
-        if let existing = retryPolicies[key] { return UnsafePointer(existing) }
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-        table.initialize(to: 1000)
-        retryTables.append(table)
-        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        var bo = lws_retry_bo_t()
-        bo.retry_ms_table = UnsafePointer(table)
-        bo.retry_ms_table_count = 1
-        bo.conceal_count = 0
-        bo.secs_since_valid_ping = key.ping == 0 ? UInt16.max - 1 : key.ping
-        bo.secs_since_valid_hangup = key.hangup == 0 ? UInt16.max : key.hangup
-        policy.initialize(to: bo)
-        retryPolicies[key] = policy
-        return UnsafePointer(policy)
-    }
-
-    /// The client vhost for a TLS trust setting, created on first use.
-    func clientVhost(for tls: TLSClientConfiguration) -> OpaquePointer? {
-        if let vh = clientVhosts[tls] { return vh }
-        var info = lws_context_creation_info()
-        info.port = CONTEXT_PORT_NO_LISTEN
-        info.protocols = protocolTable(subprotocols: [])
-        info.vhost_name = strings.keep(nextVhostName("client"))
-        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
-        info.gid = -1
-        info.uid = -1
-        // Trust the system store unless a CA file is given (Debian's ca-certificates bundle).
-        info.client_ssl_ca_filepath = strings.keep(tls.caFile ?? "/etc/ssl/certs/ca-certificates.crt")
-        guard let vh = lws_create_vhost(context, &info) else { return nil }
-        clientVhosts[tls] = vh
-        return vh
-    }
-
-    func nextVhostName(_ prefix: String) -> String {
-        vhostCounter += 1
-        return "\(prefix)-\(vhostCounter)"
-    }
-
-    func register(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = core }
-    func unregister(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = nil }
 }
 
 /// A `lws_context*` that may cross threads; only `lws_cancel_service` is ever called with it off the service

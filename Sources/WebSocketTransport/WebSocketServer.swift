@@ -17,8 +17,8 @@ public final class WebSocketServer: Sendable {
     public let isSecure: Bool
     private let accepted: AsyncStream<WebSocketConnection>
 
-    /// Accepted connections, after the upgrade was accepted. Single consumer; ends at shutdown. Iterating it keeps
-    /// the server alive (a released server shuts down).
+    /// Accepted connections, after the upgrade was accepted. Single consumer; ends at shutdown, also when the
+    /// event loop shuts down. Iterating it keeps the server alive (a released server shuts down).
     public var connections: AcceptedConnections { AcceptedConnections(server: self, stream: accepted) }
 
     /// The server's base URL, e.g. `ws://127.0.0.1:41234`.
@@ -37,30 +37,41 @@ public final class WebSocketServer: Sendable {
 
     deinit {
         let core = self.core
-        core.loop.submit { core.shutdownWhenDrained() }
+        try? core.loop.submit { core.shutdownWhenDrained() }
     }
 
     /// Binds and starts listening.
-    /// - Throws: ``TransportError/listenFailed(_:)`` when the address cannot be bound or TLS files are unusable.
+    /// - Throws: ``TransportError/listenFailed(_:)`` when the address cannot be bound or TLS files are unusable;
+    ///   ``TransportError/eventLoopShutDown`` at once when `loop` has been shut down.
     public static func start(
         _ configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared
     ) async throws -> WebSocketServer {
         let (stream, continuation) = AsyncStream<WebSocketConnection>.makeStream()
         let core = ServerCore(loop: loop, configuration: configuration, accepted: continuation)
-        let result: Result<Int, TransportError> = await loop.onServiceThread { _ in
-            do throws(TransportError) { return .success(try core.listen()) } catch { return .failure(error) }
+        let listened: Result<Int, TransportError>
+        do {
+            listened = try await loop.onServiceThread { _ in
+                do throws(TransportError) { return .success(try core.listen()) } catch { return .failure(error) }
+            }
+        } catch {
+            continuation.finish()
+            throw error
         }
-        return WebSocketServer(core: core, port: try result.get(), connections: stream)
+        return WebSocketServer(core: core, port: try listened.get(), connections: stream)
     }
 
     /// Stops accepting, closes every connection with `code` (1001 by default), waits for them to close, and
-    /// releases the port.
+    /// releases the port. Returns at once when the event loop has shut down (which stopped the server already).
     public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down") async {
         let core = self.core
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            core.loop.submit { core.beginShutdown(code: code, reason: reason, waiter: c) }
+            do throws(TransportError) {
+                try core.loop.submit { core.beginShutdown(code: code, reason: reason, waiter: c) }
+            } catch {
+                c.resume()  // the loop ended, or is ending: it closes the connections and the vhost itself
+            }
         }
-        await core.loop.onServiceThread { _ in core.destroyVhost() }
+        try? await core.loop.onServiceThread { _ in core.destroyVhost() }
     }
 }
 

@@ -10,7 +10,7 @@ import WebSocketTransport
     }
 
     @Test func twoHundredConcurrentClientsShareOneServiceThread() async throws {
-        let loop = WebSocketEventLoop()
+        let loop = try WebSocketEventLoop()
         let echo = try await EchoServer.start(loop: loop)
         let threadsBefore = Self.threadCount()
 

@@ -1,0 +1,85 @@
+import CLibWebSockets
+
+/// Vhosts, protocol tables and keep-alive policies: created on the service thread, freed with the context.
+extension WebSocketEventLoop {
+    /// A zero-terminated protocol table: index 0 serves HTTP and subprotocol-less upgrades.
+    func protocolTable(subprotocols: [String]) -> UnsafePointer<lws_protocols> {
+        let names = [defaultProtocolName] + subprotocols.map { strings.keep($0) }
+        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
+        for (i, name) in names.enumerated() {
+            var p = lws_protocols()
+            p.name = name
+            p.callback = lwsCallback
+            p.per_session_data_size = 0
+            p.rx_buffer_size = 0
+            table[i] = p
+        }
+        table[names.count] = lws_protocols()
+        protocolTables.append(table)
+        return UnsafePointer(table)
+    }
+
+    struct RetryKey: Hashable { var ping: UInt16; var hangup: UInt16 }
+
+    /// The validity (keep-alive) policy for `limits`, shared by every connection with the same values.
+    func retryPolicy(for limits: ConnectionLimits) -> UnsafePointer<lws_retry_bo_t> {
+        func secs(_ d: Duration?) -> UInt16 {
+            guard let d else { return 0 }
+            return UInt16(clamping: max(1, d.components.seconds))
+        }
+        let key = RetryKey(ping: secs(limits.pingInterval), hangup: secs(limits.idleTimeout))
+        if let existing = retryPolicies[key] { return UnsafePointer(existing) }
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        table.initialize(to: 1000)
+        retryTables.append(table)
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        var bo = lws_retry_bo_t()
+        bo.retry_ms_table = UnsafePointer(table)
+        bo.retry_ms_table_count = 1
+        bo.conceal_count = 0
+        bo.secs_since_valid_ping = key.ping == 0 ? UInt16.max - 1 : key.ping
+        bo.secs_since_valid_hangup = key.hangup == 0 ? UInt16.max : key.hangup
+        policy.initialize(to: bo)
+        retryPolicies[key] = policy
+        return UnsafePointer(policy)
+    }
+
+    /// The client vhost for a TLS trust setting, created on first use.
+    func clientVhost(for tls: TLSClientConfiguration) -> OpaquePointer? {
+        if let vh = clientVhosts[tls] { return vh }
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = protocolTable(subprotocols: [])
+        info.vhost_name = strings.keep(nextVhostName("client"))
+        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS)
+        info.gid = -1
+        info.uid = -1
+        let variables = configuration.environment
+        let trust = CATrust.forClient(tls) { name in
+            guard let variables else { return CATrust.processEnvironment(name) }
+            return variables[name]
+        }
+        info.client_ssl_ca_filepath = strings.keep(trust.file)
+        pendingCADirectory = trust.directory  // loaded by `loadCADirectory(into:)` while lws builds the vhost
+        defer { pendingCADirectory = nil }
+        guard let vh = lws_create_vhost(context, &info) else { return nil }
+        clientVhosts[tls] = vh
+        return vh
+    }
+
+    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS`, inside `lws_create_vhost` for a client vhost: adds the
+    /// CA directories of the trust being set up (``CATrust``) to its `SSL_CTX`.
+    func loadCADirectory(into sslContext: OpaquePointer) {
+        guard let directory = pendingCADirectory else { return }
+        // Adding a lookup directory only records it: missing certificates show up as untrusted at connect time.
+        if SSL_CTX_load_verify_locations(sslContext, nil, directory) != 1 { ERR_clear_error() }
+    }
+
+    func nextVhostName(_ prefix: String) -> String {
+        vhostCounter += 1
+        return "\(prefix)-\(vhostCounter)"
+    }
+
+    func register(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = core }
+    func unregister(_ core: ConnectionCore) { cores[ObjectIdentifier(core)] = nil }
+}

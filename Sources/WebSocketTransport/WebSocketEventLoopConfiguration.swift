@@ -1,0 +1,32 @@
+import Logging
+
+/// Settings of a ``WebSocketEventLoop``.
+public struct WebSocketEventLoopConfiguration: Sendable {
+    /// Where libwebsockets' own log lines go. lws's ERR, WARN, NOTICE, INFO and DEBUG lines become `.error`,
+    /// `.warning`, `.notice`, `.info` and `.debug` messages with source `libwebsockets` (its finer debug classes
+    /// `.trace`); lines below the logger's `logLevel` are never even formatted. They reach the logger from a queue
+    /// of the loop, never from its service thread. The default discards everything, like lws's silence before.
+    ///
+    /// ```swift
+    /// var lws = Logger(label: "lws")
+    /// lws.logLevel = .warning                      // lws errors and warnings
+    /// let loop = try WebSocketEventLoop(configuration: .init(logger: lws))
+    /// ```
+    public var logger: Logger
+
+    /// The environment in which the system CA store is located (`SSL_CERT_FILE`, `SSL_CERT_DIR`); nil reads the
+    /// process's. Tests set it instead of the process environment.
+    var environment: [String: String]?
+
+    /// Hands lws a context setting it refuses (TCP keep-alive time without an interval), so that tests can watch
+    /// a failed context creation.
+    var refusedByLWSForTesting = false
+
+    /// Creates loop settings.
+    /// - Parameter logger: where lws's log lines go; a logger that discards them by default.
+    public init(
+        logger: Logger = Logger(label: "KurentoSignaling.libwebsockets", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.logger = logger
+    }
+}
