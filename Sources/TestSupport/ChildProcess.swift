@@ -113,8 +113,15 @@ public final class ChildProcess: Sendable {
     /// Waits at most `timeout` for the process to exit and returns its status; past the deadline the process is
     /// killed (SIGKILL) and ``DeadlineExceeded`` is thrown.
     public func exitStatus(within timeout: Duration = .seconds(10)) async throws -> Int32 {
-        try await withDeadline(timeout, "\(name) to exit") { [self] in
-            await withTaskCancellationHandler { await status.value } onCancel: { send(SIGKILL) }
+        do {
+            return try await withDeadline(timeout, "\(name) to exit") { [self] in
+                await withTaskCancellationHandler { await status.value } onCancel: { send(SIGKILL) }
+            }
+        } catch var missed as DeadlineExceeded {
+            // Killed by now: say what it printed on stderr last, so that a hang can be diagnosed from the log.
+            let tail = await stderr.split(separator: "\n").suffix(30).joined(separator: "\n")
+            missed.what += tail.isEmpty ? " (nothing on stderr)" : "; its stderr ended with:\n\(tail)"
+            throw missed
         }
     }
 

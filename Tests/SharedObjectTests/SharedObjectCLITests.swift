@@ -48,7 +48,7 @@ import TestSupport
         try await color.setProperty("color", "red")
 
         // When bob's room-join watches it, and alice changes it and sends a message
-        let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--json",
+        let bob = try ChildProcess("room-join", [url, "--log-level", "debug", "--room", "demo", "--user", "bob", "--json",
                                                  "--shared-object", "room:demo/color"])
         var bobLines = try await Self.lines(of: bob, until: "sharedObjectConnected")
         try await color.setProperties(["color": "blue", "size": 2])
@@ -98,7 +98,7 @@ import TestSupport
         let board = try await aliceShared.connect("board")
         try await board.setProperty("title", "plan")
 
-        let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--shared-object", "board"])
+        let bob = try ChildProcess("room-join", [url, "--log-level", "debug", "--room", "demo", "--user", "bob", "--shared-object", "board"])
         #expect(try await bob.nextLine() == "connection connecting")
         #expect(try await bob.nextLine() == "connection connected")
         #expect(try await bob.nextLine() == "joined demo as bob; participants: alice")
@@ -121,7 +121,7 @@ extension SharedObjectCLITests {
         let (server, url) = try await Self.roomServer([])
         let (alice, aliceShared) = try await Self.member("alice", at: url)
         let color = try await aliceShared.connect("room:demo/color")
-        let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--json", "--interactive",
+        let bob = try ChildProcess("room-join", [url, "--log-level", "debug", "--room", "demo", "--user", "bob", "--json", "--interactive",
                                                  "--shared-object", "room:demo/color"], writableInput: true)
         var bobLines = try await Self.lines(of: bob, until: "sharedObjectConnected")
 
