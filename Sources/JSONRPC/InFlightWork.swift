@@ -1,21 +1,32 @@
+import DequeModule
 import SignalingSupport
 
 /// The handlers one connection runs at once.
 ///
-/// - At most `limit` run together: ``start(deadline:clock:expired:_:)`` suspends its caller (the connection's
-///   receive loop) at the limit, so the connection stops reading and the transport's backpressure engages,
-///   instead of work piling up without bound.
-/// - Each job may have a deadline: when it passes, `expired` runs (the caller answers for the job), the job's
-///   task is cancelled, and its slot is free again whether or not the job ever returns.
+/// - At most `limit` run together: ``start(_:finished:expired:)`` suspends its caller (the connection's receive
+///   loop) at the limit, so the connection stops reading and the transport's backpressure engages, instead of
+///   work piling up without bound.
+/// - Jobs may have a deadline (all the same, `timeout`, so they expire in start order): when it passes, the job's
+///   `expired` runs instead of its `finished`, its task is cancelled, and its slot is free again whether or not
+///   the job ever returns. One timer per connection, armed at the oldest deadline, serves them all (no timer per
+///   request).
+/// - Exactly one of `finished` and `expired` runs for each job, outside the lock.
 /// - ``cancelAll()`` cancels every job; ``waitUntilIdle()`` waits for the jobs that still hold a slot.
 final class InFlightWork: Sendable {
+    private enum Phase { case running, expired }
+    private struct Job {
+        var task: Task<Void, Never>?
+        var phase: Phase
+        let expired: (@Sendable () -> Void)?
+    }
     private struct State {
         /// Jobs holding a slot (started, neither returned nor expired).
         var running = 0
-        var tasks: [UInt64: Task<Void, Never>] = [:]
-        /// Jobs that returned before their task was recorded.
-        var returnedEarly: Set<UInt64> = []
+        var jobs: [UInt64: Job] = [:]
         var next: UInt64 = 0
+        /// Deadlines in start order (they only grow: one timeout, one clock).
+        var deadlines = Deque<(id: UInt64, at: ClockInstant)>()
+        var timer: (any TimerHandle)?
         var slotWaiter: CheckedContinuation<Void, Never>?
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var cancelled = false
@@ -23,36 +34,45 @@ final class InFlightWork: Sendable {
 
     /// The most jobs that run at once.
     let limit: Int
+    private let timeout: Duration?
+    private let clock: any SignalingClock
     private let state = LockedValue(State())
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    init(limit: Int, timeout: Duration?, clock: any SignalingClock) {
+        self.limit = max(1, limit)
+        self.timeout = timeout
+        self.clock = clock
+    }
 
     /// The number of jobs holding a slot.
     var running: Int { state.withLock { $0.running } }
 
-    /// Waits for a free slot (one caller at a time: the receive loop), then runs `body` in a task of its own.
-    func start(deadline: Duration? = nil, clock: any SignalingClock, expired: (@Sendable () -> Void)? = nil,
-               _ body: @escaping @Sendable () async -> Void) async {
+    /// Waits for a free slot (one caller at a time: the receive loop), then runs `body` in a task of its own, under
+    /// the deadline when `expired` is given. `finished` gets what `body` returned, unless the deadline passed first.
+    func start<T: Sendable>(_ body: @escaping @Sendable () async -> T, finished: @escaping @Sendable (T) -> Void,
+                            expired: (@Sendable () -> Void)? = nil) async {
         await acquireSlot()
-        let id = state.withLock { s -> UInt64 in
+        let deadline = expired == nil ? nil : timeout.map { clock.now + $0 }
+        let (id, arm) = state.withLock { s -> (UInt64, Duration?) in
             s.next += 1
-            return s.next
-        }
-        let released = OneShot<Void>()
-        let timer = deadline.map { delay in
-            clock.schedule(after: delay) { [weak self] in
-                guard released.fulfill(()) else { return }
-                expired?()
-                self?.release(id, returned: false)
+            s.jobs[s.next] = Job(task: nil, phase: .running, expired: expired)
+            guard let deadline else { return (s.next, nil) }
+            // Deadlines of jobs that returned are dropped now and then, so the queue tracks the jobs in flight
+            // (at most `limit` running, plus those expired and not returned), not the request rate.
+            if s.deadlines.count >= 2 * s.jobs.count + 64 {
+                let jobs = s.jobs
+                s.deadlines.removeAll { jobs[$0.id]?.phase != .running }
             }
+            s.deadlines.append((s.next, deadline))
+            return (s.next, s.timer == nil ? deadline - clock.now : nil)
         }
+        if let arm { armTimer(after: arm) }
         let task = Task {
-            await body()
-            timer?.cancel()
-            if released.fulfill(()) { self.release(id, returned: true) } else { self.forget(id) }
+            let value = await body()
+            if self.returned(id) { finished(value) }
         }
         let cancelNow = state.withLock { s -> Bool in
-            if s.returnedEarly.remove(id) == nil { s.tasks[id] = task }
+            s.jobs[id]?.task = task  // (gone already if it returned at once)
             return s.cancelled
         }
         if cancelNow { task.cancel() }
@@ -62,7 +82,9 @@ final class InFlightWork: Sendable {
     func cancelAll() {
         let tasks = state.withLock { s -> [Task<Void, Never>] in
             s.cancelled = true
-            return Array(s.tasks.values)
+            s.timer?.cancel()
+            s.timer = nil
+            return s.jobs.values.compactMap(\.task)
         }
         for task in tasks { task.cancel() }
     }
@@ -99,29 +121,75 @@ final class InFlightWork: Sendable {
         }
     }
 
-    /// Frees job `id`'s slot (its task is forgotten only once it returned); the slot goes to the waiting caller.
-    private func release(_ id: UInt64, returned: Bool) {
-        let (slotWaiter, idleWaiters, task) = state.withLock { s in
-            var task: Task<Void, Never>?
-            if returned { forget(id, in: &s) } else { task = s.tasks[id] }
-            if let waiter = s.slotWaiter {
-                s.slotWaiter = nil
-                return (Optional(waiter), [CheckedContinuation<Void, Never>](), task)  // the slot passes on
-            }
-            s.running -= 1
-            guard s.running == 0 else { return (nil, [], task) }
-            defer { s.idleWaiters = [] }
-            return (nil, s.idleWaiters, task)
+    /// Job `id` returned; whether it was still running (so its `finished` runs).
+    private func returned(_ id: UInt64) -> Bool {
+        let (wasRunning, waiters) = state.withLock { s -> (Bool, Waiters) in
+            guard let job = s.jobs.removeValue(forKey: id), job.phase == .running else { return (false, Waiters()) }
+            return (true, freeSlot(&s))
         }
-        task?.cancel()
-        slotWaiter?.resume()
-        for waiter in idleWaiters { waiter.resume() }
+        waiters.resume()
+        return wasRunning
     }
 
-    /// A job whose slot was freed at its deadline has returned.
-    private func forget(_ id: UInt64) { state.withLock { forget(id, in: &$0) } }
+    /// The timer: expires every job whose deadline passed, then re-arms for the next one.
+    private func expireDue() {
+        let now = clock.now
+        var due: [(task: Task<Void, Never>?, expired: (@Sendable () -> Void)?)] = []
+        let (waiters, next) = state.withLock { s -> (Waiters, Duration?) in
+            s.timer = nil
+            var waiters = Waiters()
+            while let first = s.deadlines.first, first.at <= now || s.jobs[first.id]?.phase != .running {
+                s.deadlines.removeFirst()
+                guard var job = s.jobs[first.id], job.phase == .running else { continue }
+                job.phase = .expired
+                s.jobs[first.id] = job
+                due.append((job.task, job.expired))
+                waiters.merge(freeSlot(&s))
+            }
+            guard !s.cancelled, let first = s.deadlines.first else { return (waiters, nil) }
+            return (waiters, first.at - now)
+        }
+        for job in due {
+            job.expired?()
+            job.task?.cancel()
+        }
+        waiters.resume()
+        if let next { armTimer(after: next) }
+    }
 
-    private func forget(_ id: UInt64, in s: inout State) {
-        if s.tasks.removeValue(forKey: id) == nil { s.returnedEarly.insert(id) }
+    private func armTimer(after delay: Duration) {
+        let timer = clock.schedule(after: max(.zero, delay)) { [weak self] in self?.expireDue() }
+        let stale = state.withLock { s -> Bool in
+            guard s.timer == nil, !s.cancelled else { return true }
+            s.timer = timer
+            return false
+        }
+        if stale { timer.cancel() }
+    }
+
+    /// Who waits for a slot or for idleness, to resume outside the lock.
+    private struct Waiters {
+        var slot: CheckedContinuation<Void, Never>?
+        var idle: [CheckedContinuation<Void, Never>] = []
+        mutating func merge(_ other: Waiters) {
+            slot = slot ?? other.slot
+            idle += other.idle
+        }
+        func resume() {
+            slot?.resume()
+            for waiter in idle { waiter.resume() }
+        }
+    }
+
+    /// Frees one slot: it passes to the waiting caller, or the count drops (and idle waiters go on at 0).
+    private func freeSlot(_ s: inout State) -> Waiters {
+        if let waiter = s.slotWaiter {
+            s.slotWaiter = nil
+            return Waiters(slot: waiter)
+        }
+        s.running -= 1
+        guard s.running == 0 else { return Waiters() }
+        defer { s.idleWaiters = [] }
+        return Waiters(idle: s.idleWaiters)
     }
 }

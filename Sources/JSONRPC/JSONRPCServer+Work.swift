@@ -48,35 +48,27 @@ extension JSONRPCServer {
     }
 
     /// Runs one `.run`, `.attach` or `.notification` in a slot of `inflight`; `answer` gets its response (or `nil`)
-    /// exactly once.
+    /// exactly once: the handler's, or at the handler deadline the timeout error.
     private func start(_ work: Work, inflight: InFlightWork, answer: @escaping @Sendable (RPCResponse?) -> Void) async {
-        let clock = configuration.clock
         switch work {
         case .attach(let run):
             // No deadline of its own: the run it waits for has one.
-            await inflight.start(clock: clock) { answer(await run.wait()) }
+            await inflight.start({ await run.wait() }, finished: answer)
         case .notification(let notification, let session):
-            let answered = OneShot<Void>()
-            await inflight.start(deadline: configuration.handlerTimeout, clock: clock, expired: {
+            await inflight.start({ await self.runNotification(notification, session: session) }, finished: { answer(nil) },
+                                 expired: {
                 self.logger.warning("notification handler timed out", metadata: ["method": "\(notification.method)"])
-                if answered.fulfill(()) { answer(nil) }
-            }) {
-                await self.runNotification(notification, session: session)
-                if answered.fulfill(()) { answer(nil) }
-            }
+                answer(nil)
+            })
         case .run(let request, let session, let ticket):
-            let answered = OneShot<Void>()
             let deliver: @Sendable (RPCResponse) -> Void = { response in
-                guard answered.fulfill(()) else { return }
                 if let ticket { session.responses.finish(ticket, with: response) }
                 answer(response)
             }
-            await inflight.start(deadline: configuration.handlerTimeout, clock: clock, expired: {
+            await inflight.start({ await self.execute(request, session: session) }, finished: deliver, expired: {
                 self.logger.warning("handler timed out", metadata: ["method": "\(request.method)"])
                 deliver(self.timedOut(request, session: session))
-            }) {
-                deliver(await self.execute(request, session: session))
-            }
+            })
         case .nothing, .reply, .replyThenClose:
             preconditionFailure("answered without a handler")
         }

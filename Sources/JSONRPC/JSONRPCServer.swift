@@ -135,7 +135,8 @@ public final class JSONRPCServer: Sendable {
         }
         sessions.withLock { $0[first.id] = first }
         let current = LockedValue(first)
-        let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection)
+        let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection, timeout: configuration.handlerTimeout,
+                                    clock: configuration.clock)
         logger.debug("serving", metadata: ["session": "\(first)"])
         var end: ConnectionEnd
         while true {

@@ -45,7 +45,7 @@ final class ResponseCache: Sendable {
     private struct State {
         var entries: [UInt64: Entry] = [:]
         /// For each id, the entries of the latest message that carried it, in message order.
-        var byID: [RequestID: [UInt64]] = [:]
+        var byID: [RequestID: Group] = [:]
         var nextSerial: UInt64 = 0
         var finishedCount = 0
         var nextPurge: ClockInstant?
@@ -65,8 +65,36 @@ final class ResponseCache: Sendable {
         self.limit = max(1, limit)
     }
 
+    /// The entries of one id: almost always one (kept without an array: this is on every request's path).
+    private enum Group {
+        case one(UInt64)
+        case many([UInt64])
+        init(_ serials: [UInt64]) { self = serials.count == 1 ? .one(serials[0]) : .many(serials) }
+        var serials: [UInt64] {
+            switch self {
+            case .one(let serial): [serial]
+            case .many(let serials): serials
+            }
+        }
+    }
+
     /// Classifies one request; call it in arrival order (the receive loop), before running anything.
-    func begin(_ request: RPCRequest) -> Lookup { begin([request])[0] }
+    func begin(_ request: RPCRequest) -> Lookup {
+        let now = clock.now
+        // The common case, an id not seen in this session, without the batch path's bookkeeping.
+        let fresh = state.withLock { s -> Ticket? in
+            if let next = s.nextPurge, now >= next { purge(&s, now: now) }
+            guard s.byID[request.id] == nil else { return nil }
+            let ticket = Ticket(serial: s.nextSerial, run: OneShot())
+            s.nextSerial += 1
+            s.entries[ticket.serial] = Entry(id: request.id, method: request.method, params: request.rawParams,
+                                             run: ticket.run)
+            s.byID[request.id] = .one(ticket.serial)
+            return ticket
+        }
+        if let fresh { return .new(fresh) }
+        return begin([request])[0]
+    }
 
     /// Classifies the requests of one message (a single request, or the requests of a batch with a non-null id),
     /// in arrival order, before running anything. Returns one lookup per request, in the same order.
@@ -78,7 +106,7 @@ final class ResponseCache: Sendable {
             var positions: [RequestID: [Int]] = [:]
             for (index, request) in requests.enumerated() { positions[request.id, default: []].append(index) }
             for (id, indices) in positions {
-                let earlier = s.byID[id] ?? []
+                let earlier = s.byID[id]?.serials ?? []
                 var claimed = Set<UInt64>()
                 var group: [UInt64] = []
                 var changed = false
@@ -119,7 +147,7 @@ final class ResponseCache: Sendable {
                 // Retries change nothing; a new request replaces what the id meant before.
                 guard changed else { continue }
                 for serial in earlier where !claimed.contains(serial) { remove(serial, from: &s, keepingGroups: true) }
-                s.byID[id] = group
+                s.byID[id] = Group(group)
             }
             return lookups.map { $0! }
         }
@@ -151,9 +179,9 @@ final class ResponseCache: Sendable {
     private func remove(_ serial: UInt64, from s: inout State, keepingGroups: Bool = false) {
         guard let entry = s.entries.removeValue(forKey: serial) else { return }
         if entry.finished { s.finishedCount -= 1 }
-        guard !keepingGroups, var group = s.byID[entry.id] else { return }
-        group.removeAll { $0 == serial }
-        s.byID[entry.id] = group.isEmpty ? nil : group
+        guard !keepingGroups, let group = s.byID[entry.id] else { return }
+        let left = group.serials.filter { $0 != serial }
+        s.byID[entry.id] = left.isEmpty ? nil : Group(left)
     }
 
     private func purge(_ s: inout State, now: ClockInstant) {
