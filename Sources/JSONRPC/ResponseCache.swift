@@ -180,8 +180,12 @@ final class ResponseCache: Sendable {
         guard let entry = s.entries.removeValue(forKey: serial) else { return }
         if entry.finished { s.finishedCount -= 1 }
         guard !keepingGroups, let group = s.byID[entry.id] else { return }
-        let left = group.serials.filter { $0 != serial }
-        s.byID[entry.id] = left.isEmpty ? nil : Group(left)
+        switch group {
+        case .one(let only): if only == serial { s.byID[entry.id] = nil }
+        case .many(let serials):
+            let left = serials.filter { $0 != serial }
+            s.byID[entry.id] = left.isEmpty ? nil : Group(left)
+        }
     }
 
     private func purge(_ s: inout State, now: ClockInstant) {
