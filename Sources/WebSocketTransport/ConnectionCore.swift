@@ -37,6 +37,11 @@ final class ConnectionCore: @unchecked Sendable {
         var resumeRequested = false
         var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
         var requestedClose: (code: UInt16, reason: String)?
+
+        /// The queued frames as an array. An empty `Deque` is not copied: copying one writes a zero count into
+        /// the runtime's shared empty-array storage, which ThreadSanitizer reports as a race between two event
+        /// loops' service threads.
+        var takenOutbound: [Outbound] { outbound.isEmpty ? [] : Array(outbound) }
     }
 
     let loop: WebSocketEventLoop
@@ -158,7 +163,7 @@ final class ConnectionCore: @unchecked Sendable {
             if case .open = s.phase { s.phase = .closing }
             guard !flush else { return [] }
             defer { s.outbound.removeAll(); s.outboundBytes = 0 }
-            return Array(s.outbound)
+            return s.takenOutbound
         } + (flush ? [] : takeCurrent())
         let error = TransportError.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true))
         dropped.forEach { $0.written?(error) }
@@ -190,7 +195,7 @@ final class ConnectionCore: @unchecked Sendable {
                 s.inboundWaiter = nil
                 s.closeWaiters = []
             }
-            return (s.connectWaiter, s.connectError, Array(s.outbound), s.inboundWaiter, s.closeWaiters)
+            return (s.connectWaiter, s.connectError, s.takenOutbound, s.inboundWaiter, s.closeWaiters)
         }
         connect?.resume(throwing: connectError ?? Self.connectFailure(info))
         (sends + takeCurrent()).forEach { $0.written?(closedError) }
