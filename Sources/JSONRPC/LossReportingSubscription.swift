@@ -15,7 +15,11 @@ package enum BroadcastDelivery<Element: Sendable>: Sendable {
 /// took every buffered event, or before the first event that fits again, or before the sequence ends, whichever
 /// comes first. So the consumer either gets every event, or is told of each gap exactly once, in place, without
 /// waiting for more traffic. The delegate faces (``DelegateFeeder``) read their client's events this way.
-package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Sendable {
+package struct LossReportingSubscription<Event: Sendable>: AsyncSequence, Sendable {
+    // Named `Event`, not `Element`: a generic parameter named like AsyncSequence's `Element` would bind that
+    // associated type to the event itself, not to its delivery (the whole-module release build rejected that).
+    package typealias Element = BroadcastDelivery<Event>
+
     /// The broadcast's end of the subscription: it counts what the consumer has not taken yet.
     final class Feed: Sendable {
         private struct Tally {
@@ -26,9 +30,9 @@ package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Send
         }
         private let tally = LockedValue(Tally())
         let limit: Int
-        let continuation: AsyncStream<BroadcastDelivery<Element>>.Continuation
+        let continuation: AsyncStream<BroadcastDelivery<Event>>.Continuation
 
-        init(limit: Int, continuation: AsyncStream<BroadcastDelivery<Element>>.Continuation) {
+        init(limit: Int, continuation: AsyncStream<BroadcastDelivery<Event>>.Continuation) {
             self.limit = limit
             self.continuation = continuation
         }
@@ -36,7 +40,7 @@ package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Send
         /// Buffers `element`, or counts it as lost when `limit` events wait already. Called with the broadcast's
         /// lock held, so elements arrive in publish order. Yields happen under the tally's lock, so that a loss
         /// report lands exactly where the loss was, whichever of `offer` and `taken` makes it.
-        func offer(_ element: Element) {
+        func offer(_ element: Event) {
             tally.withLock { t in
                 guard t.buffered < limit else {
                     t.lost += 1
@@ -71,11 +75,11 @@ package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Send
     }
 
     let feed: Feed
-    private let stream: AsyncStream<BroadcastDelivery<Element>>
+    private let stream: AsyncStream<BroadcastDelivery<Event>>
 
     init(limit: Int) {
         // Unbounded, because the tally bounds it: at most `limit` events, each preceded by at most one loss report.
-        let (stream, continuation) = AsyncStream<BroadcastDelivery<Element>>.makeStream()
+        let (stream, continuation) = AsyncStream<BroadcastDelivery<Event>>.makeStream()
         self.stream = stream
         feed = Feed(limit: limit, continuation: continuation)
     }
@@ -86,10 +90,10 @@ package struct LossReportingSubscription<Element: Sendable>: AsyncSequence, Send
 
     /// Takes deliveries from the stream and tells the feed, so that the room they leave is used again.
     package struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<BroadcastDelivery<Element>>.AsyncIterator
+        var base: AsyncStream<BroadcastDelivery<Event>>.AsyncIterator
         let feed: Feed
 
-        package mutating func next() async -> BroadcastDelivery<Element>? {
+        package mutating func next() async -> BroadcastDelivery<Event>? {
             let delivery = await base.next()
             if case .event? = delivery { feed.taken() }
             return delivery
