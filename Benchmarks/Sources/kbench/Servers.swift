@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 import JSONRPC
+import NIOCore
 import RoomServer
 import SignalingSupport
 import WebSocketTransport
