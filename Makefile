@@ -78,12 +78,16 @@ idle-cpu: deps
 	$(SWIFT) build --product jsonrpc-echo-server
 	python3 scripts/idle_cpu.py "$$($(SWIFT) build --show-bin-path)/jsonrpc-echo-server"
 
-# Benchmarks (issue 9; kept out of .ci/run): builds the C baselines and the Benchmarks package (release), then
-# runs every pair as separate processes on 127.0.0.1 and prints one table (README "Performance"); the figures go
-# to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's join-storm target.
+# Benchmarks (issue 9; kept out of .ci/run): builds the C baselines and the Benchmarks package (release, with the
+# SwiftNIO baseline of issue 17), then runs every pair as separate processes on 127.0.0.1 and prints one table
+# (README "Performance"); the figures go to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's
+# room targets. Instructions per round trip need valgrind (installed here when missing; without it that row says
+# it was skipped); BENCH_CALLGRIND_CALLS=0 skips them.
 BENCH_CLIENTS ?= 200
 BENCH_CC ?= $(shell command -v cc || command -v clang)
 bench: deps
+	command -v valgrind >/dev/null || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q --no-install-recommends valgrind; } || true
 	mkdir -p Benchmarks/.build-c
 	for program in echo_server echo_client; do \
 	  $(BENCH_CC) -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \

@@ -15,7 +15,12 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Benchmarks",
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+        // SwiftNIO, for the NIO JSON-RPC server and client that `make bench` compares us with (never a
+        // dependency of the library itself). 2.101.3 is the version that resolves offline here.
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+    ],
     targets: [
         // Counts malloc-family calls of this process (the executable's definitions interpose glibc's).
         .target(name: "CMallocCounter"),
@@ -30,7 +35,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Echo servers and clients over our transport and JSON-RPC, the room server and its load generator.
+        // Echo servers and clients over our transport and JSON-RPC, the room server and its load generator, and the
+        // SwiftNIO JSON-RPC baseline (NIO*.swift).
         .executableTarget(
             name: "kbench",
             dependencies: [
@@ -41,6 +47,12 @@ let package = Package(
                 .product(name: "PeerManager", package: root),
                 .product(name: "SDP", package: root),
                 .product(name: "SignalingSupport", package: root),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -40,10 +40,42 @@ enum EchoClients {
         return report(rate: rate, samples: samples)
     }
 
-    static func rpc(url: String, seconds duration: Double) async throws -> [String: Any] {
+    /// What a JSON-RPC client run does: the two timed phases, or `calls` sequential calls and nothing else (for
+    /// instruction counts under callgrind, where time means nothing).
+    enum Run {
+        case timed(seconds: Double)
+        case calls(Int)
+    }
+
+    static func rpc(url: String, run: Run) async throws -> [String: Any] {
         let client = JSONRPCClient(url: url, configuration: .init(requestTimeout: .seconds(30), retries: 0))
         try await client.connect()
-        _ = try await client.call("echo", params: params)
+        let result = try await measure(run) { _ = try await client.call("echo", params: params) }
+        await client.close()
+        return result
+    }
+
+    /// The same calls with the SwiftNIO baseline client.
+    static func nio(url: String, run: Run) async throws -> [String: Any] {
+        let client = try await NIORPCClient.connect(to: url)
+        let params: NIORPC.Value = .array([.string(String(repeating: "x", count: 200))])
+        let result = try await measure(run) { _ = try await client.call("echo", params: params) }
+        try await client.close()
+        return result
+    }
+
+    /// One warm-up call, then the run: `window` tasks calling in a loop until the deadline, then one call at a
+    /// time on the same connection.
+    static func measure(_ run: Run, call: @escaping @Sendable () async throws -> Void) async throws -> [String: Any] {
+        try await call()
+        let duration: Double
+        switch run {
+        case .calls(let count):
+            for _ in 0..<count { try await call() }
+            return ["calls": count]
+        case .timed(let seconds):
+            duration = seconds
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .milliseconds(Int(duration * 1000))
@@ -52,7 +84,7 @@ enum EchoClients {
                 group.addTask {
                     var count = 0
                     while clock.now < deadline {
-                        _ = try await client.call("echo", params: params)
+                        try await call()
                         count += 1
                     }
                     return count
@@ -65,10 +97,9 @@ enum EchoClients {
         let sequentialEnd = clock.now + .milliseconds(Int(duration * 500))
         while clock.now < sequentialEnd, samples.values.count < 20_000 {
             let sent = clock.now
-            _ = try await client.call("echo", params: params)
+            try await call()
             samples.add(clock.now - sent)
         }
-        await client.close()
         return report(rate: rate, samples: samples)
     }
 

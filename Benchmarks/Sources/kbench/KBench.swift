@@ -5,28 +5,53 @@ import Foundation
 /// Servers print their URL as the first stdout line and serve until SIGTERM or SIGINT:
 /// - `kbench raw-server`: our transport's raw echo (every message sent back as it came, no JSON-RPC);
 /// - `kbench rpc-server`: the code of Examples/jsonrpc-echo-server (plain JSON-RPC 2.0, `echo` returns params);
-/// - `kbench room-server`: an embedded ``RoomServer/RoomServer`` with the ``RoomServer/SimulatedMediaBackend``.
+/// - `kbench room-server`: an embedded ``RoomServer/RoomServer`` with the ``RoomServer/SimulatedMediaBackend``;
+/// - `kbench nio-server`: the SwiftNIO baseline, a plain JSON-RPC 2.0 echo on NIOWebSocket with Codable.
 ///
 /// Clients print one JSON object on stdout:
 /// - `kbench raw-client URL SECONDS`: 256-byte text frames over our transport, 32 in flight, then sequential;
 /// - `kbench rpc-client URL SECONDS`: `echo` calls with our ``JSONRPC/JSONRPCClient``, the same two phases;
+/// - `kbench nio-client URL SECONDS`: the same calls with the SwiftNIO baseline client;
+/// - `kbench rpc-client|nio-client URL --calls N`: N sequential calls only (after one warm-up call), for
+///   instruction counts under callgrind;
 /// - `kbench room-load URL SERVER_PID CLIENTS`: join storm, publish and chat fan-out against a room server;
 /// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM.
 @main
 enum KBench {
-    static func main() async throws {
+    /// Synchronous on purpose: an async `main` ends in `dispatch_main()`, which exits the main thread with
+    /// `pthread_exit` and parks it in libdispatch's signal thread (`_dispatch_sig_thread`, in `sigsuspend`);
+    /// valgrind 3.19 (callgrind and cachegrind alike) dies there ("the 'impossible' happened", SIGSEGV in the
+    /// host) as soon as the next thread starts, so `make bench`'s instruction counts could not run. The main
+    /// thread waits on a semaphore for a detached task that runs the mode instead.
+    static func main() {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await run()
+            } catch {
+                FileHandle.standardError.write(Data("kbench: \(error)\n".utf8))
+                exit(1)
+            }
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    static func run() async throws {
         raiseOpenFileLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
-        let needed = ["raw-client": 2, "rpc-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
+        let needed = ["raw-client": 2, "rpc-client": 2, "nio-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
         guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") }) ?? (needed == 0) else { usage() }
         switch mode {
         case "raw-server": try await Servers.raw()
         case "rpc-server": try await Servers.rpc()
         case "room-server": try await Servers.room()
+        case "nio-server": try await Servers.nio()
         case "raw-client": emit(try await EchoClients.raw(url: rest[0], seconds: Double(rest[1]) ?? 2))
-        case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], seconds: Double(rest[1]) ?? 2))
+        case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest)))
+        case "nio-client": emit(try await EchoClients.nio(url: rest[0], run: clientRun(rest)))
         case "room-load":
             emit(try await RoomLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, clients: Int(rest[2]) ?? 200))
         case "idle-client": try await EchoClients.idle(url: rest[0], connections: Int(rest[1]) ?? 1)
@@ -35,8 +60,17 @@ enum KBench {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|raw-client|rpc-client|room-load|idle-client ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|nio-client|room-load|idle-client ...\n".utf8))
         exit(64)
+    }
+
+    /// `URL SECONDS` or `URL --calls N`.
+    static func clientRun(_ rest: [String]) -> EchoClients.Run {
+        if rest[1] == "--calls" {
+            guard rest.count > 2, let count = Int(rest[2]), count >= 0 else { usage() }
+            return .calls(count)
+        }
+        return .timed(seconds: Double(rest[1]) ?? 2)
     }
 
     /// Prints one JSON object on a line of its own.

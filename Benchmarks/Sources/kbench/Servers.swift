@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import NIOCore
 import RoomServer
 import SignalingSupport
 import WebSocketTransport
@@ -40,6 +41,15 @@ enum Servers {
     static func room() async throws {
         let server = try await RoomServer.start(.init())
         announce(server.url)
+        await waitForSignal()
+        exit(0)
+    }
+
+    /// The SwiftNIO baseline (``NIORPCServer``).
+    static func nio() async throws {
+        let channel = try await NIORPCServer.start()
+        guard let port = channel.localAddress?.port else { throw NIORPCClient.Failure(description: "no port") }
+        announce("ws://127.0.0.1:\(port)/")
         await waitForSignal()
         exit(0)
     }
