@@ -13,7 +13,7 @@ extension ConnectionCore {
             finish(reason: "cancelled")
             return
         }
-        guard let vhost = loop.clientVhost(for: configuration.tls) else {
+        guard let vhost = loop.clientVhost(for: url.secure ? configuration.tls : nil) else {
             fail(.tlsFailure("cannot set up TLS (CA file \(configuration.tls.caFile ?? "system store"))"))
             finish(reason: nil)
             return

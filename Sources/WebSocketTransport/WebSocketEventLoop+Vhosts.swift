@@ -44,16 +44,23 @@ extension WebSocketEventLoop {
         return UnsafePointer(policy)
     }
 
-    /// The client vhost for a TLS trust setting, created on first use.
-    func clientVhost(for tls: TLSClientConfiguration) -> OpaquePointer? {
+    /// The client vhost for a TLS trust setting (`nil`: plain `ws://`, no TLS at all), created on first use. Only
+    /// `wss://` pays for loading a CA store (parsing a system bundle costs hundreds of millions of instructions,
+    /// which every process paid at start when the loop's first vhost was a TLS one).
+    func clientVhost(for tls: TLSClientConfiguration?) -> OpaquePointer? {
         if let vh = clientVhosts[tls] { return vh }
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = protocolTable(subprotocols: [])
         info.vhost_name = strings.keep(nextVhostName("client"))
-        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS)
         info.gid = -1
         info.uid = -1
+        guard let tls else {
+            guard let vh = lws_create_vhost(context, &info) else { return nil }
+            clientVhosts[nil] = vh
+            return vh
+        }
+        info.options = UInt64(CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS)
         let variables = configuration.environment
         let trust = CATrust.forClient(tls) { name in
             guard let variables else { return CATrust.processEnvironment(name) }

@@ -40,7 +40,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
     /// until `LWS_CALLBACK_WSI_DESTROY`.
     var cores: [ObjectIdentifier: ConnectionCore] = [:]
-    var clientVhosts: [TLSClientConfiguration: OpaquePointer] = [:]
+    /// Client vhosts by TLS trust; `nil` is the plain `ws://` one.
+    var clientVhosts: [TLSClientConfiguration?: OpaquePointer] = [:]
     /// Listening servers; their vhost user pointers are unretained, so this owns them until the vhost is gone.
     var servers: [UnsafeMutableRawPointer: ServerCore] = [:]
     var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
@@ -111,8 +112,9 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         }
         context = ctx
         // With explicit vhosts, `lws_cancel_service` reaches protocols of existing vhosts only: the default
-        // client vhost is created now, before the service thread starts, so the mailbox always has a listener.
-        guard clientVhost(for: TLSClientConfiguration()) != nil else {
+        // client vhost (plain: no CA store to load) is created now, before the service thread starts, so the
+        // mailbox always has a listener.
+        guard clientVhost(for: nil) != nil else {
             destroyContext()
             throw .eventLoopUnavailable("libwebsockets could not create the client vhost (the loop's logger has why)")
         }
