@@ -44,9 +44,6 @@ final class InFlightWork: Sendable {
         self.clock = clock
     }
 
-    /// The number of jobs holding a slot.
-    var running: Int { state.withLock { $0.running } }
-
     /// Waits for a free slot (one caller at a time: the receive loop), then runs `body` in a task of its own, under
     /// the deadline when `expired` is given. `finished` gets what `body` returned, unless the deadline passed first.
     func start<T: Sendable>(_ body: @escaping @Sendable () async -> T, finished: @escaping @Sendable (T) -> Void,
@@ -64,7 +61,7 @@ final class InFlightWork: Sendable {
                 s.deadlines.removeAll { jobs[$0.id]?.phase != .running }
             }
             s.deadlines.append((s.next, deadline))
-            return (s.next, s.timer == nil ? deadline - clock.now : nil)
+            return (s.next, s.timer == nil ? timeout : nil)
         }
         if let arm { armTimer(after: arm) }
         let task = Task {

@@ -53,28 +53,20 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
         return writer.output
     }
 
-    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// Whether `text` is exactly one JSON number (RFC 8259 §6), by the codec's own number grammar: it starts with
+    /// `-` or a digit, ends with a digit (so no whitespace around it), and the parser validates it.
     static func isJSONNumber(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        func digits() -> Int {
-            let count = bytes.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
-            bytes = bytes.dropFirst(count)
-            return count
+        func digit(_ byte: UInt8?) -> Bool { byte.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
+        guard text.utf8.first == UInt8(ascii: "-") || digit(text.utf8.first), digit(text.utf8.last) else { return false }
+        do {
+            try JSONParser.withParser(text, maxDepth: 1) { (parser: inout JSONParser) throws -> Void in
+                _ = try parser.value(depth: 0, build: false)
+                try parser.expectEnd()
+            }
+            return true
+        } catch {
+            return false
         }
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let leadingZero = bytes.first == UInt8(ascii: "0")
-        let integerDigits = digits()
-        guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { return false }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            guard digits() > 0 else { return false }
-        }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 }
 

@@ -85,10 +85,7 @@ final class ResponseCache: Sendable {
         let fresh = state.withLock { s -> Ticket? in
             if let next = s.nextPurge, now >= next { purge(&s, now: now) }
             guard s.byID[request.id] == nil else { return nil }
-            let ticket = Ticket(serial: s.nextSerial, run: OneShot())
-            s.nextSerial += 1
-            s.entries[ticket.serial] = Entry(id: request.id, method: request.method, params: request.rawParams,
-                                             run: ticket.run)
+            let ticket = newEntry(for: request, in: &s)
             s.byID[request.id] = .one(ticket.serial)
             return ticket
         }
@@ -135,10 +132,7 @@ final class ResponseCache: Sendable {
                             lookups[index] = .running(entry.run)
                         }
                     } else {
-                        let ticket = Ticket(serial: s.nextSerial, run: OneShot())
-                        s.nextSerial += 1
-                        s.entries[ticket.serial] = Entry(id: id, method: request.method, params: request.rawParams,
-                                                         run: ticket.run)
+                        let ticket = newEntry(for: request, in: &s)
                         group.append(ticket.serial)
                         changed = true
                         lookups[index] = .new(ticket)
@@ -168,6 +162,14 @@ final class ResponseCache: Sendable {
             if s.finishedCount > limit { evictOldest(&s) }
         }
         ticket.run.fulfill(response)
+    }
+
+    /// Remembers `request` as running (the caller files it under its id).
+    private func newEntry(for request: RPCRequest, in s: inout State) -> Ticket {
+        let ticket = Ticket(serial: s.nextSerial, run: OneShot())
+        s.nextSerial += 1
+        s.entries[ticket.serial] = Entry(id: request.id, method: request.method, params: request.rawParams, run: ticket.run)
+        return ticket
     }
 
     private static func digest(_ params: RPCParams?) -> Int { params?.value.hashValue ?? 0 }

@@ -121,14 +121,6 @@ package final class SessionOutbox: Sendable {
         }
     }
 
-    /// The number of notifications not yet reported written (queued, or in the connection's queue).
-    package var pending: Int {
-        state.withLock { s in
-            collectReports(&s)
-            return s.queue.count
-        }
-    }
-
     /// A connection's report on one notification it was handed.
     private func report(_ end: ConnectionEnd?, epoch: UInt64) {
         reports.withLock { r in

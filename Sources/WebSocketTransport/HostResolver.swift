@@ -64,8 +64,9 @@ public struct HostResolver: Sendable {
 
 extension HostResolver {
     /// The address to dial for `host`: `host` itself when it is an IP literal, else the first address the resolver
-    /// returns within `deadline` (then ``TransportError/handshakeTimeout(_:)``: the connection's whole budget).
-    func address(of host: String, within deadline: Duration, budget: Duration) async throws -> String {
+    /// returns within `deadline` (the connection's whole handshake budget; then
+    /// ``TransportError/handshakeTimeout(_:)``).
+    func address(of host: String, within deadline: Duration) async throws -> String {
         if Self.isAddress(host) { return host }
         let outcome = LockedValue<CheckedContinuation<String, any Error>?>(nil)
         return try await withTaskCancellationHandler {
@@ -74,7 +75,7 @@ extension HostResolver {
                 @Sendable func finish(_ result: Result<String, any Error>) {
                     outcome.withLock { pending in defer { pending = nil }; return pending }?.resume(with: result)
                 }
-                let timer = SystemClock().schedule(after: deadline) { finish(.failure(TransportError.handshakeTimeout(budget))) }
+                let timer = SystemClock().schedule(after: deadline) { finish(.failure(TransportError.handshakeTimeout(deadline))) }
                 Task {
                     let result = await Result(catching: { () async throws -> String in
                         guard let first = try await resolve(host).first else {

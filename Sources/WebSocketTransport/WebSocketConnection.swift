@@ -42,8 +42,7 @@ public final class WebSocketConnection: Sendable {
         // Names are resolved here, never by lws on the service thread (``HostResolver``); the handshake gets
         // what is left of the budget.
         let started = ContinuousClock.now
-        let address = try await configuration.resolver.address(of: target.host, within: configuration.handshakeTimeout,
-                                                               budget: configuration.handshakeTimeout)
+        let address = try await configuration.resolver.address(of: target.host, within: configuration.handshakeTimeout)
         let remaining = max(.milliseconds(1), configuration.handshakeTimeout - (ContinuousClock.now - started))
         let core = ConnectionCore(loop: loop, limits: configuration.limits)
         let connection = WebSocketConnection(core: core, request: nil)
