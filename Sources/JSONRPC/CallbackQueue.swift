@@ -77,6 +77,28 @@ package final class CallbackQueue: Sendable {
         }
     }
 
+    /// Whether nothing runs or waits in the queue.
+    package var isIdle: Bool { state.withLock { !$0.running } }
+
+    /// Queues `body` to run in order on a task of the global executor, never on the caller's thread (the caller
+    /// may be an event loop's service thread, and `body` user code). Returns at once while at most `limit` items
+    /// wait; beyond that, once `body` ran, so a producer cannot outrun a slow callback without bound.
+    package func handOff(waitingBeyond limit: Int, _ body: @escaping @Sendable () -> Void) async {
+        let backlog = state.withLock { $0.queued.count }
+        if backlog < limit {
+            if enqueue(body) { runElsewhere() }
+            return
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            if enqueue(Item(body: body, done: done)) { runElsewhere() }
+        }
+    }
+
+    /// Runs the queue in a new task on the global executor (unstructured: it inherits no executor preference).
+    private func runElsewhere() {
+        Task(executorPreference: globalConcurrentExecutor) { self.runQueued() }
+    }
+
     /// Returns once everything queued before this call ran.
     package func settle() async { await perform {} }
 }

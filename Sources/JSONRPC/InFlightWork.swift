@@ -44,10 +44,11 @@ final class InFlightWork: Sendable {
         self.clock = clock
     }
 
-    /// Waits for a free slot (one caller at a time: the receive loop), then runs `body` in a task of its own, under
-    /// the deadline when `expired` is given. `finished` gets what `body` returned, unless the deadline passed first.
-    func start<T: Sendable>(_ body: @escaping @Sendable () async -> T, finished: @escaping @Sendable (T) -> Void,
-                            expired: (@Sendable () -> Void)? = nil) async {
+    /// Waits for a free slot (one caller at a time: the receive loop), then runs `body` in a task of its own that
+    /// prefers `executor` (nil: the global concurrent one), under the deadline when `expired` is given. `finished`
+    /// gets what `body` returned, unless the deadline passed first.
+    func start<T: Sendable>(_ body: @escaping @Sendable () async -> T, on executor: (any TaskExecutor)? = nil,
+                            finished: @escaping @Sendable (T) -> Void, expired: (@Sendable () -> Void)? = nil) async {
         await acquireSlot()
         let deadline = expired == nil ? nil : timeout.map { clock.now + $0 }
         let (id, arm) = state.withLock { s -> (UInt64, Duration?) in
@@ -64,7 +65,7 @@ final class InFlightWork: Sendable {
             return (s.next, s.timer == nil ? timeout : nil)
         }
         if let arm { armTimer(after: arm) }
-        let task = Task {
+        let task = Task(executorPreference: executor) {
             let value = await body()
             if self.returned(id) { finished(value) }
         }

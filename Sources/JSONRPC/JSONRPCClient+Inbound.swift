@@ -3,31 +3,65 @@ import SignalingSupport
 
 extension JSONRPCClient {
     /// One serial consumer per connection (LWS-NOTES §5, Kitura-WebSocket#8): messages are handled in arrival
-    /// order, so notifications are published before any later response completes its call (DESIGN §2). Each is
-    /// handled in the callback queue, in order with the state changes, outside every lock (its observers and
-    /// `apply` closures are user code); the loop reads the next message once it was handled.
+    /// order, so notifications are published before any later response completes its call (DESIGN §2).
+    ///
+    /// The loop runs on the connection's executor when it has one (the service thread that read the message): a
+    /// response that needs no user code (no `apply`) completes its call right there, with no thread hop, as long
+    /// as nothing handed off before it is still waiting to run. Everything else (notifications, server requests,
+    /// responses with `apply`, failures) is handled in the callback queue, in order with the state changes and
+    /// outside every lock, on the global executor: never on the service thread, since observers are user code.
+    /// The loop goes on reading meanwhile, up to ``handOffLimit`` messages ahead, then waits (backpressure).
     func startReceiving(on connection: any MessageConnection, generation: Int) {
-        Task { [weak self] in
+        let executor = connection.executor
+        Task(executorPreference: executor) { [weak self] in
             while true {
                 let text: String
                 do {
                     text = try await connection.receive()
                 } catch {
                     let end = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "\(error)")
-                    self?.connectionEnded(generation: generation, end: end)
+                    guard let self else { return }
+                    if executor == nil {
+                        self.connectionEnded(generation: generation, end: end)
+                    } else {
+                        // Behind whatever was handed off, and off the service thread: it publishes state changes.
+                        await self.callbacks.handOff(waitingBeyond: 0) {
+                            self.connectionEnded(generation: generation, end: end)
+                        }
+                    }
                     return
                 }
                 guard let self else {
                     await connection.close(code: 1001, reason: "client released")
                     return
                 }
-                await self.callbacks.perform { self.handleInbound(text, from: connection) }
+                let inbound = RPCCodec.decode(text, maxDepth: self.configuration.maxDepth)
+                if executor == nil {
+                    await self.callbacks.perform { self.handleInbound(inbound, from: connection) }
+                } else if !(self.callbacks.isIdle && self.completeInline(inbound)) {
+                    await self.callbacks.handOff(waitingBeyond: Self.handOffLimit) {
+                        self.handleInbound(inbound, from: connection)
+                    }
+                }
             }
         }
     }
 
-    func handleInbound(_ text: String, from connection: any MessageConnection) {
-        switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
+    /// Messages the receive loop reads ahead of the callback queue before it waits.
+    static let handOffLimit = 64
+
+    /// Completes a call straight from the receive loop when that runs no user code: a response to a pending call
+    /// without `apply` (or an error), or to a control call. Returns false when the message needs the full path.
+    private func completeInline(_ inbound: RPCInbound) -> Bool {
+        guard case .single(.success(.response(let response))) = inbound else { return false }
+        recordSessionId(from: response)
+        let outcome = response.outcome.mapError { RPCError.remote($0) }
+        return pending.complete(response.id, with: outcome, unlessApplying: true)
+            || control.complete(response.id, with: outcome, unlessApplying: true)
+    }
+
+    func handleInbound(_ inbound: RPCInbound, from connection: any MessageConnection) {
+        switch inbound {
         case .unparsable(let error):
             report(.invalidResponse("unparsable message from the server: \(error)"))
         case .single(let message):

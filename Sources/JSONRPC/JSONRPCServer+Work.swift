@@ -15,7 +15,7 @@ extension JSONRPCServer {
             send(response, on: connection)
             await connection.close(code: 1000, reason: "session closed")
         default:
-            await start(work, inflight: inflight) { response in
+            await start(work, inflight: inflight, executor: executor(for: work, on: connection)) { response in
                 guard let response else { return }
                 self.send(response, on: connection)
                 // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
@@ -40,23 +40,38 @@ extension JSONRPCServer {
             case .reply(let response), .replyThenClose(let response):
                 if let all = collector.set(index, response) { finish(all) }
             default:
-                await start(work, inflight: inflight) { response in
+                await start(work, inflight: inflight, executor: executor(for: work, on: connection)) { response in
                     if let all = collector.set(index, response) { finish(all) }
                 }
             }
         }
     }
 
-    /// Runs one `.run`, `.attach` or `.notification` in a slot of `inflight`; `answer` gets its response (or `nil`)
-    /// exactly once: the handler's, or at the handler deadline the timeout error.
-    private func start(_ work: Work, inflight: InFlightWork, answer: @escaping @Sendable (RPCResponse?) -> Void) async {
+    /// The executor a work item's task prefers: the connection's for waiting on a run (our code) and for handlers
+    /// placed there (``HandlerPlacement/connectionExecutor``); none (the global one) for every other handler.
+    private func executor(for work: Work, on connection: any MessageConnection) -> (any TaskExecutor)? {
+        let method: String
+        switch work {
+        case .attach: return connection.executor
+        case .run(let request, _, _): method = request.method
+        case .notification(let notification, _): method = notification.method
+        case .nothing, .reply, .replyThenClose: return nil
+        }
+        return router.placement(of: method) == .connectionExecutor ? connection.executor : nil
+    }
+
+    /// Runs one `.run`, `.attach` or `.notification` in a slot of `inflight`, in a task that prefers `executor`;
+    /// `answer` gets its response (or `nil`) exactly once: the handler's, or at the handler deadline the timeout
+    /// error.
+    private func start(_ work: Work, inflight: InFlightWork, executor: (any TaskExecutor)?,
+                       answer: @escaping @Sendable (RPCResponse?) -> Void) async {
         switch work {
         case .attach(let run):
             // No deadline of its own: the run it waits for has one.
-            await inflight.start({ await run.wait() }, finished: answer)
+            await inflight.start({ await run.wait() }, on: executor, finished: answer)
         case .notification(let notification, let session):
-            await inflight.start({ await self.runNotification(notification, session: session) }, finished: { answer(nil) },
-                                 expired: {
+            await inflight.start({ await self.runNotification(notification, session: session) }, on: executor,
+                                 finished: { answer(nil) }, expired: {
                 self.logger.warning("notification handler timed out", metadata: ["method": "\(notification.method)"])
                 answer(nil)
             })
@@ -65,7 +80,8 @@ extension JSONRPCServer {
                 if let ticket { session.responses.finish(ticket, with: response) }
                 answer(response)
             }
-            await inflight.start({ await self.execute(request, session: session) }, finished: deliver, expired: {
+            await inflight.start({ await self.execute(request, session: session) }, on: executor, finished: deliver,
+                                 expired: {
                 self.logger.warning("handler timed out", metadata: ["method": "\(request.method)"])
                 deliver(self.timedOut(request, session: session))
             })

@@ -107,17 +107,19 @@ public final class JSONRPCServer: Sendable {
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
-    /// ``RPCErrorObject`` to answer with that error.
-    public func register(_ method: String,
+    /// ``RPCErrorObject`` to answer with that error. `placement` says where it runs (``HandlerPlacement``: on
+    /// the global concurrent executor unless it is known never to block).
+    public func register(_ method: String, placement: HandlerPlacement = .concurrent,
                          _ handler: @escaping @Sendable (JSONValue?, RPCRequestContext) async throws -> JSONValue?) {
-        router.register(method) { params, context in try await handler(params?.value, context) }
+        router.register(method, placement: placement) { params, context in try await handler(params?.value, context) }
     }
 
     /// Registers a typed handler: params decode into `P` (-32602 naming the param when they don't).
     public func register<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
-        _ method: String, _ handler: @escaping @Sendable (P, RPCRequestContext) async throws -> R
+        _ method: String, placement: HandlerPlacement = .concurrent,
+        _ handler: @escaping @Sendable (P, RPCRequestContext) async throws -> R
     ) {
-        router.register(method, handler)
+        router.register(method, placement: placement, handler)
     }
 
     /// The live session with id `id`, if any.
@@ -128,7 +130,15 @@ public final class JSONRPCServer: Sendable {
 
     /// Serves `connection` until it ends and its running handlers have finished. Call it once per accepted
     /// connection, from its own task; cancelling that task closes the connection with 1001.
+    ///
+    /// The connection is read, its messages decoded and answered, on the connection's
+    /// ``MessageConnection/executor`` when it has one (a WebSocket connection's service thread: no thread hop per
+    /// message); handlers run there only when registered with ``HandlerPlacement/connectionExecutor``.
     public func serve(_ connection: any MessageConnection) async {
+        await withTaskExecutorPreference(connection.executor) { await serveHere(connection) }
+    }
+
+    private func serveHere(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
         let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
             self?.endSession(session)

@@ -37,9 +37,16 @@ public protocol MessageConnection: Sendable {
     func receive() async throws -> String
     /// Closes the connection with `code` and `reason`.
     func close(code: UInt16, reason: String) async
+    /// The executor of the thread that delivers this connection's messages, if it has one (WebSocket connections:
+    /// the event loop's service thread). Endpoints consume the connection there, so a message costs no thread
+    /// hop; only code that never blocks runs on it. Default `nil`.
+    var executor: (any TaskExecutor)? { get }
 }
 
 extension MessageConnection {
+    /// No executor of its own: consumers run wherever they were started.
+    public var executor: (any TaskExecutor)? { nil }
+
     /// Queues `text` without waiting for it to be written and without asking how it went (replies: a reply lost
     /// with its connection is recovered by the client's re-send or failure on the drop).
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.

@@ -9,22 +9,26 @@ import SignalingSupport
 public final class MethodRouter<Context: Sendable>: Sendable {
     /// A handler: the request's params (raw until decoded) and the endpoint's context.
     public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?
-    private let handlers = LockedValue([String: Handler]())
+    private struct Entry {
+        let handler: Handler
+        let placement: HandlerPlacement
+    }
+    private let handlers = LockedValue([String: Entry]())
 
     /// Creates an empty router.
     public init() {}
 
-    /// Registers (or replaces) the handler of `method`.
-    public func register(_ method: String, _ handler: @escaping Handler) {
-        handlers.withLock { $0[method] = handler }
+    /// Registers (or replaces) the handler of `method`, to run where `placement` says (``HandlerPlacement``).
+    public func register(_ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping Handler) {
+        handlers.withLock { $0[method] = Entry(handler: handler, placement: placement) }
     }
 
     /// Registers a typed handler: params decode straight from their text into `P` (a failure answers -32602
     /// naming the problem), and the result is encoded from `R`.
     public func register<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
-        _ method: String, _ handler: @escaping @Sendable (P, Context) async throws -> R
+        _ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping @Sendable (P, Context) async throws -> R
     ) {
-        register(method) { params, context in
+        register(method, placement: placement) { params, context in
             let decoded: P = try Self.decode(params)
             return try JSONValue(encoding: try await handler(decoded, context))
         }
@@ -34,7 +38,12 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     public func unregister(_ method: String) { handlers.withLock { $0[method] = nil } }
 
     /// The handler of `method`, if any.
-    public func handler(for method: String) -> Handler? { handlers.withLock { $0[method] } }
+    public func handler(for method: String) -> Handler? { handlers.withLock { $0[method]?.handler } }
+
+    /// Where the handler of `method` runs; ``HandlerPlacement/concurrent`` when there is none.
+    public func placement(of method: String) -> HandlerPlacement {
+        handlers.withLock { $0[method]?.placement } ?? .concurrent
+    }
 
     /// Decodes params for a typed handler. Missing params decode from `null`, so optionals and empty structs work.
     static func decode<P: Decodable>(_ params: RPCParams?) throws -> P {
@@ -65,4 +74,18 @@ public final class MethodRouter<Context: Sendable>: Sendable {
         default: nil
         }
     }
+}
+
+/// Where a method's handler runs.
+public enum HandlerPlacement: Sendable, Hashable {
+    /// On Swift's global concurrent executor (the default): a handler that blocks, or computes for long, holds up
+    /// no other connection and no other request.
+    case concurrent
+    /// On the executor of the connection the request came on (``MessageConnection/executor``: for WebSocket
+    /// connections the service thread that owns the socket), where the server decodes it: receive → handler →
+    /// reply needs no thread hop. Only for handlers that never block and return quickly (work on memory, short
+    /// locks, `await`s on other code are fine: the task leaves the thread while suspended); a handler that blocks
+    /// here stalls every connection of the event loop. On a connection without an executor it runs as
+    /// ``concurrent``.
+    case connectionExecutor
 }

@@ -88,10 +88,17 @@ final class PendingRequests: Sendable {
         }
     }
 
-    /// Completes the request `id` with `outcome` if it is still pending; returns whether it was.
+    /// Completes the request `id` with `outcome` if it is still pending; returns whether it was. With
+    /// `unlessApplying`, a result for a request with `onSuccess` (user code) is left pending and false returned.
     @discardableResult
-    func complete(_ id: RequestID, with outcome: Outcome) -> Bool {
-        guard let entry = entries.withLock({ $0.removeValue(forKey: id) }) else { return false }
+    func complete(_ id: RequestID, with outcome: Outcome, unlessApplying: Bool = false) -> Bool {
+        let taken = entries.withLock { table -> Entry? in
+            guard let entry = table[id] else { return nil }
+            if unlessApplying, entry.onSuccess != nil, case .success = outcome { return nil }
+            table[id] = nil
+            return entry
+        }
+        guard let entry = taken else { return false }
         entry.timer?.cancel()
         if case .success(let result) = outcome { entry.onSuccess?(result) }
         return entry.outcome.fulfill(outcome)

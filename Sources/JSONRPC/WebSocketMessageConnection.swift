@@ -17,6 +17,10 @@ public final class WebSocketMessageConnection: MessageConnection {
         self.webSocket = webSocket
     }
 
+    /// The executor of the event loop's service thread that owns the socket
+    /// (``WebSocketTransport/WebSocketEventLoopExecutor``).
+    public var executor: (any TaskExecutor)? { webSocket.executor }
+
     /// Sends `text` as one text message; returns once the transport has taken it.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
     public func send(_ text: String) async throws {

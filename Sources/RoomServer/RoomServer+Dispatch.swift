@@ -58,7 +58,9 @@ extension RoomServer {
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
             logger.info("participant left", metadata: ["session": "\(session)"])
             await settle(departure)
-            if let membership { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
+            if let membership {
+                await offLoop { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
+            }
         case .sendMessage(let params):
             flush(try registry.broadcast(params, session: session))
         case .sendPrivateMessage(let params):
@@ -69,8 +71,8 @@ extension RoomServer {
                 throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method")
             }
             let membership = registry.membership(of: session)
-            return try await hook(RoomCustomRequest(params: params, user: membership?.user, room: membership?.room,
-                                                    session: session))
+            let custom = RoomCustomRequest(params: params, user: membership?.user, room: membership?.room, session: session)
+            return try await offLoop { try await hook(custom) }
         }
         return RoomResult.empty.json
     }
@@ -87,7 +89,7 @@ extension RoomServer {
         try registry.reserve(user: params.user, room: params.room, session: session)
         let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
         let attempt = RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)
-        guard await configuration.authorizeJoin(attempt) else {
+        guard await offLoop({ await configuration.authorizeJoin(attempt) }) else {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }

@@ -29,7 +29,7 @@ extension RoomServer {
     /// and a resumed session gets the notifications that waited for it (DESIGN §5).
     func registerTreeMethods() {
         for method in TreeMethod.allCases {
-            treeRPC.register(method.rawValue) { [weak self] params, context in
+            treeRPC.register(method.rawValue, placement: .connectionExecutor) { [weak self] params, context in
                 guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
                 return try await self.dispatch(method, params: params, context: context)
             }

@@ -33,7 +33,8 @@ public final class RoomServer: Sendable {
     /// The shared-object service installed on this server (``Configuration/sharedObjects``), if on.
     public let sharedObjects: SharedObjectService?
     var logger: Logger { configuration.logger }
-    var media: any MediaBackend { configuration.media }
+    /// The configured backend, called off the event loop (``OffLoopMediaBackend``).
+    let media: any MediaBackend
 
     /// Creates a server that serves the connections given to ``serve(_:)``.
     public convenience init(configuration: Configuration) {
@@ -43,6 +44,7 @@ public final class RoomServer: Sendable {
     init(configuration: Configuration, listener: RoomListener?) {
         self.configuration = configuration
         self.listener = listener
+        media = OffLoopMediaBackend(backend: configuration.media)
         let rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
@@ -55,8 +57,10 @@ public final class RoomServer: Sendable {
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         sharedObjects = configuration.sharedObjects.map { Self.sharedObjectService($0, registry: registry) }
         sharedObjects?.install(on: rpc)
+        // Room handlers run where the connection is read (no thread hop per request); the application code they
+        // call (media backend, authorizer, custom requests, shared-object store) runs off that thread.
         for method in RoomMethod.allCases {
-            rpc.register(method.rawValue) { [weak self] params, context in
+            rpc.register(method.rawValue, placement: .connectionExecutor) { [weak self] params, context in
                 guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
                 return try await self.dispatch(method, params: params, context: context)
             }

@@ -60,7 +60,7 @@ extension ConnectionCore {
         // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
         // task on its executor, one thread hop per message of a pipelined burst (issue 9).
         if let (m, resume) = shared.withLock({ popBuffered(&$0) }) {
-            if resume { try? loop.submit { [self] in resumeReading() } }
+            if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
             return m
         }
         return try await withTaskCancellationHandler {
@@ -77,7 +77,7 @@ extension ConnectionCore {
                 }
                 switch outcome {
                 case .message(let m, let resume):
-                    if resume { try? loop.submit { [self] in resumeReading() } }
+                    if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
                     c.resume(returning: m)
                 case .ended: c.resume(returning: nil)
                 case .cancelled: c.resume(throwing: CancellationError())

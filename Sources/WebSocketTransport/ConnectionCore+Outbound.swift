@@ -58,8 +58,10 @@ extension ConnectionCore {
         switch outcome {
         case .closed(let error): throw error
         case .queued(let wake):
-            // Refused only when the loop is ending: it then finishes this connection, failing what is queued.
-            if wake { try? loop.submit { [self] in requestWritable() } }
+            // On the service thread (a task on the loop's executor): straight to lws, no wake-up. Elsewhere through
+            // the mailbox, refused only when the loop is ending: it then finishes this connection, failing what is
+            // queued.
+            if wake { loop.onServiceThreadSoon { [self] in requestWritable() } }
         case .overflow:
             let limit = limits.maxOutboundBytes
             try? loop.submit { [self] in

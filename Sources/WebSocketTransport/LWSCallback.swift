@@ -8,11 +8,21 @@ func lwsCallback(
 ) -> Int32 {
     guard let wsi, let ctx = lws_get_context(wsi), let raw = lws_context_user(ctx) else { return 0 }
     let loop = Unmanaged<WebSocketEventLoop>.fromOpaque(raw).takeUnretainedValue()
+    // Task jobs that this callback resumes (a consumer of a received message, a sender whose frame went out) run
+    // when the outermost callback returns, on this thread (``ServiceMailbox``).
+    return loop.mailbox.callback { handle(loop, wsi, reason, user, input, length) }
+}
+
+/// What the callback does for `reason`.
+private func handle(
+    _ loop: WebSocketEventLoop, _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
     let core = lws_get_opaque_user_data(wsi).map { Unmanaged<ConnectionCore>.fromOpaque($0).takeUnretainedValue() }
 
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        loop.drainMailbox()
+        loop.mailbox.drain()
         return 0
 
     // Client side.

@@ -80,6 +80,11 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
+    /// The executor of the service thread that owns this connection's socket: a consumer task that prefers it
+    /// (`Task(executorPreference:)`) gets each message without a thread hop, and its sends reach lws without a
+    /// wake-up. Such a task must never block (``WebSocketEventLoopExecutor``).
+    public var executor: WebSocketEventLoopExecutor { core.loop.executor }
+
     /// Inbound messages. Single consumer: iterate it from one task.
     public var messages: WebSocketInboundStream { WebSocketInboundStream(connection: self) }
 

@@ -19,17 +19,10 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// connect and server start on it throws ``TransportError/eventLoopUnavailable(_:)``.
     public static let shared = WebSocketEventLoop(configuration: .init(), serverReleaseGrace: .seconds(30))
 
-    private struct Mailbox {
-        var commands: [@Sendable () -> Void] = []
-        var wakePending = false
-        /// Why the mailbox takes no more work: set by ``shutdown()``, when the service loop ends, or when the loop
-        /// never started. Commands accepted before it was set still run, on the service thread, before the context
-        /// is destroyed.
-        var refusal: TransportError?
-    }
-    private let mailbox = LockedValue(Mailbox())
-    /// Guards `lws_cancel_service` against `lws_context_destroy` (LWS-NOTES rule 1).
-    private let contextForWake = LockedValue<ContextHandle?>(nil)
+    /// Closures and task jobs for the service thread (``ServiceMailbox``).
+    let mailbox = ServiceMailbox()
+    /// Runs tasks on the service thread (see ``WebSocketEventLoopExecutor``).
+    public let executor: WebSocketEventLoopExecutor
     private let threadInfo = LockedValue<(tid: Int32, exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
     private let logSink: LWSLogSink
     let configuration: WebSocketEventLoopConfiguration
@@ -68,6 +61,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     init(configuration: WebSocketEventLoopConfiguration = .init(), serverReleaseGrace: Duration) {
         self.configuration = configuration
         self.serverReleaseGrace = serverReleaseGrace
+        executor = WebSocketEventLoopExecutor(mailbox: mailbox)
         logSink = LWSLogSink(logger: configuration.logger)
         do throws(TransportError) {
             try start()
@@ -80,7 +74,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
 
     /// Why the loop could not start, if it could not.
     private var startFailure: TransportError? {
-        threadInfo.withLock { $0.exited } ? mailbox.withLock { $0.refusal } : nil
+        threadInfo.withLock { $0.exited } ? mailbox.refusal : nil
     }
 
     /// Creates the context and the default client vhost, then starts the service thread.
@@ -118,13 +112,13 @@ public final class WebSocketEventLoop: @unchecked Sendable {
             destroyContext()
             throw .eventLoopUnavailable("libwebsockets could not create the client vhost (the loop's logger has why)")
         }
-        contextForWake.withLock { $0 = ContextHandle(raw: ctx) }
+        mailbox.setContext(ctx)
         let unmanaged = Unmanaged.passRetained(self)
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, serviceThreadEntry, unmanaged.toOpaque())
         guard rc == 0 else {
             unmanaged.release()
-            contextForWake.withLock { $0 = nil }
+            mailbox.setContext(nil)
             destroyContext()
             throw .eventLoopUnavailable("cannot start the service thread: \(String(cString: strerror(rc)))")
         }
@@ -152,7 +146,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     public func shutdown() async {
         precondition(self !== WebSocketEventLoop.shared, "the shared event loop lives as long as the process")
         refuseWork(.eventLoopShutDown)
-        wake()
+        mailbox.wake()
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let done = threadInfo.withLock { info -> Bool in
                 if info.exited { return true }
@@ -169,14 +163,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// - Throws: ``TransportError/eventLoopShutDown`` once the loop is shutting down (or the reason it never
     ///   started); `command` is then dropped unrun, so a caller waiting for it must be resumed by the caller.
     func submit(_ command: @escaping @Sendable () -> Void) throws(TransportError) {
-        let outcome = mailbox.withLock { m -> Result<Bool, TransportError> in
-            if let refusal = m.refusal { return .failure(refusal) }
-            m.commands.append(command)
-            if m.wakePending { return .success(false) }
-            m.wakePending = true
-            return .success(true)
-        }
-        if try outcome.get() { wake() }
+        try mailbox.submit(command)
+    }
+
+    /// Runs `body` now when called on the service thread, else submits it (dropped when the loop is ending).
+    func onServiceThreadSoon(_ body: @escaping @Sendable () -> Void) {
+        if mailbox.isServiceThread { body() } else { try? mailbox.submit(body) }
     }
 
     /// Runs `body` on the service thread and returns its result.
@@ -195,37 +187,20 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     }
 
     /// From now on the mailbox refuses work with `error` (the first reason given wins).
-    private func refuseWork(_ error: TransportError) {
-        mailbox.withLock { m in m.refusal = m.refusal ?? error }
-    }
-
-    private func wake() {
-        contextForWake.withLock { handle in
-            if let handle { lws_cancel_service(handle.raw) }
-        }
-    }
-
-    /// Drains the mailbox; called on the service thread for `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
-    func drainMailbox() {
-        let commands = mailbox.withLock { m -> [@Sendable () -> Void] in
-            m.wakePending = false
-            defer { m.commands.removeAll(keepingCapacity: true) }
-            return m.commands
-        }
-        for command in commands { command() }
-    }
+    private func refuseWork(_ error: TransportError) { mailbox.refuse(error) }
 
     // MARK: Service thread
 
     fileprivate func runServiceThread() {
         logSink.install()
+        mailbox.bindServiceThread()
         threadInfo.withLock { $0.tid = clws_gettid() }
-        while mailbox.withLock({ $0.refusal == nil }) {
+        while mailbox.refusal == nil {
             if lws_service(context, 0) < 0 { break }
         }
         refuseWork(.eventLoopShutDown)  // also when lws_service failed: nobody would drain the mailbox again
-        contextForWake.withLock { $0 = nil }
-        drainMailbox()
+        mailbox.setContext(nil)
+        mailbox.drain()
         for server in servers.values { server.loopEnding() }
         destroyContext()
         logSink.retire()
@@ -255,7 +230,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
 }
 
 /// A `lws_context*` that may cross threads; only `lws_cancel_service` is ever called with it off the service
-/// thread, under `contextForWake`'s lock.
+/// thread, under ``ServiceMailbox``'s wake lock.
 struct ContextHandle: @unchecked Sendable {
     let raw: OpaquePointer
 }
