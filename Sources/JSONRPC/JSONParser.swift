@@ -199,15 +199,14 @@ public struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes, so the bytes are the string.
-        while index < bytes.count {
+        index = JSONStringScan.firstSpecial(in: bytes, from: index)
+        if index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 defer { index += 1 }
                 return build ? text(start..<index) : ""
             }
-            if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw fail("control character in string") }
-            index += 1
         }
         var scalars = String.UnicodeScalarView()
         if build { scalars.append(contentsOf: text(start..<index).unicodeScalars) }

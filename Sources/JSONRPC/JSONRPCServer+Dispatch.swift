@@ -150,12 +150,33 @@ extension JSONRPCServer {
             return .error(shape(.methodNotFound, session: session), id: request.id)
         }
         do {
-            let value = try await handler(request.rawParams, context)
+            return response(to: request, session: session, .success(try await handler(request.rawParams, context)))
+        } catch {
+            return response(to: request, session: session, .failure(error))
+        }
+    }
+
+    /// Runs a synchronous handler (``MethodRouter/registerInline(_:_:)``) right here, in the receive loop.
+    func executeInline(_ request: RPCRequest, session: ServerSession,
+                       _ handler: MethodRouter<RPCRequestContext>.InlineHandler) -> RPCResponse {
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
+        do {
+            return response(to: request, session: session, .success(try handler(request.rawParams, context)))
+        } catch {
+            return response(to: request, session: session, .failure(error))
+        }
+    }
+
+    /// The response to `request` whose handler returned or threw `outcome`, shaped by the conventions.
+    private func response(to request: RPCRequest, session: ServerSession,
+                          _ outcome: Result<JSONValue?, any Error>) -> RPCResponse {
+        switch outcome {
+        case .success(let value):
             switch configuration.conventions {
             case .kurento: return .result(KurentoConventions.result(value, sessionId: session.id), id: request.id)
             case .plain: return .result(value ?? .null, id: request.id)
             }
-        } catch {
+        case .failure(let error):
             if let object = MethodRouter<RPCRequestContext>.errorObject(for: error) {
                 return .error(shape(object, session: session), id: request.id)
             }
@@ -182,8 +203,22 @@ extension JSONRPCServer {
         do {
             _ = try await handler(notification.rawParams, context)
         } catch {
-            logger.warning("notification handler failed", metadata: ["method": "\(notification.method)", "error": "\(error)"])
+            notificationFailed(notification, error)
         }
+    }
+
+    /// Runs a notification's synchronous handler right here, in the receive loop.
+    func runNotificationInline(_ notification: RPCNotification, session: ServerSession,
+                               _ handler: MethodRouter<RPCRequestContext>.InlineHandler) {
+        do {
+            _ = try handler(notification.rawParams, RPCRequestContext(session: session, method: notification.method, id: nil))
+        } catch {
+            notificationFailed(notification, error)
+        }
+    }
+
+    private func notificationFailed(_ notification: RPCNotification, _ error: any Error) {
+        logger.warning("notification handler failed", metadata: ["method": "\(notification.method)", "error": "\(error)"])
     }
 
     func send(_ response: RPCResponse, on connection: any MessageConnection) {

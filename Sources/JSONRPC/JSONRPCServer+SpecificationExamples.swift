@@ -5,9 +5,10 @@ extension JSONRPCServer {
     /// `["hello", 5]`), `notify_hello` and `notify_sum`.
     ///
     /// For the example echo server, conformance tests and smoke tests against a third-party client; with
-    /// ``Conventions/plain`` the server then answers every §7 example exactly as the specification shows.
+    /// ``Conventions/plain`` the server then answers every §7 example exactly as the specification shows. They only touch
+    /// memory, so they run inline in the receive loop (``registerInline(_:_:)``).
     public func registerSpecificationExamples() {
-        register("subtract") { params, _ in
+        registerInline("subtract") { params, _ in
             if let minuend = params?[0]?.intValue, let subtrahend = params?[1]?.intValue {
                 return .int(minuend - subtrahend)
             }
@@ -16,11 +17,11 @@ extension JSONRPCServer {
             }
             throw RPCErrorObject.invalidParams("expected [minuend, subtrahend] or {minuend, subtrahend}")
         }
-        register("sum") { params, _ in .int((params?.arrayValue ?? []).compactMap(\.intValue).reduce(0, +)) }
-        register("update") { _, _ in nil }
-        register("get_data") { _, _ in ["hello", 5] }
-        register("notify_hello") { _, _ in nil }
-        register("notify_sum") { _, _ in nil }
-        register("echo") { params, _ in params ?? .null }
+        registerInline("sum") { params, _ in .int((params?.arrayValue ?? []).compactMap(\.intValue).reduce(0, +)) }
+        registerInline("update") { _, _ in nil }
+        registerInline("get_data") { _, _ in ["hello", 5] }
+        registerInline("notify_hello") { _, _ in nil }
+        registerInline("notify_sum") { _, _ in nil }
+        registerInline("echo") { params, _ in params ?? .null }
     }
 }

@@ -15,7 +15,7 @@ extension JSONRPCServer {
             send(response, on: connection)
             await connection.close(code: 1000, reason: "session closed")
         default:
-            await start(work, inflight: inflight, executor: executor(for: work, on: connection)) { response in
+            let answer: @Sendable (RPCResponse?) -> Void = { response in
                 guard let response else { return }
                 self.send(response, on: connection)
                 // A handler may ask for the connection to close once its reply is out (Room's leaveRoom).
@@ -23,6 +23,26 @@ extension JSONRPCServer {
                     Task { await connection.close(code: end.code, reason: end.reason) }
                 }
             }
+            if let inline = answerInline(work) { return answer(inline) }
+            await start(work, inflight: inflight, executor: executor(for: work, on: connection), answer: answer)
+        }
+    }
+
+    /// Runs `work` right here when its method has a synchronous handler (``MethodRouter/registerInline(_:_:)``):
+    /// no task and no slot. Returns its answer (`.some(nil)` for a notification), or `nil` when it needs a task.
+    private func answerInline(_ work: Work) -> RPCResponse?? {
+        switch work {
+        case .run(let request, let session, let ticket):
+            guard let handler = router.inlineHandler(for: request.method) else { return nil }
+            let response = executeInline(request, session: session, handler)
+            if let ticket { session.responses.finish(ticket, with: response) }
+            return .some(response)
+        case .notification(let notification, let session):
+            guard let handler = router.inlineHandler(for: notification.method) else { return nil }
+            runNotificationInline(notification, session: session, handler)
+            return .some(nil)
+        case .attach, .nothing, .reply, .replyThenClose:
+            return nil
         }
     }
 
@@ -40,8 +60,13 @@ extension JSONRPCServer {
             case .reply(let response), .replyThenClose(let response):
                 if let all = collector.set(index, response) { finish(all) }
             default:
-                await start(work, inflight: inflight, executor: executor(for: work, on: connection)) { response in
+                let answer: @Sendable (RPCResponse?) -> Void = { response in
                     if let all = collector.set(index, response) { finish(all) }
+                }
+                if let inline = answerInline(work) {
+                    answer(inline)
+                } else {
+                    await start(work, inflight: inflight, executor: executor(for: work, on: connection), answer: answer)
                 }
             }
         }

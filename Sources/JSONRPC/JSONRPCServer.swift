@@ -122,6 +122,17 @@ public final class JSONRPCServer: Sendable {
         router.register(method, placement: placement, handler)
     }
 
+    /// Registers a synchronous handler of `method` that runs inline, in the connection's receive loop, where the
+    /// request was decoded: no task, no slot of ``Configuration/maxInFlightPerConnection``, and on a WebSocket
+    /// connection no thread hop (it runs on the event loop's service thread). The cheapest path there is, for
+    /// handlers that only touch memory: it must return quickly and never block, since the connection (and on the
+    /// service thread every connection of the loop) waits while it runs, and ``Configuration/handlerTimeout``
+    /// cannot stop it. Anything that waits belongs in ``register(_:placement:_:)``.
+    public func registerInline(_ method: String,
+                               _ handler: @escaping @Sendable (JSONValue?, RPCRequestContext) throws -> JSONValue?) {
+        router.registerInline(method) { params, context in try handler(params?.value, context) }
+    }
+
     /// The live session with id `id`, if any.
     public func session(id: String) -> ServerSession? { sessions.withLock { $0[id] } }
 

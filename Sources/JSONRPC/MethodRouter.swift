@@ -9,9 +9,12 @@ import SignalingSupport
 public final class MethodRouter<Context: Sendable>: Sendable {
     /// A handler: the request's params (raw until decoded) and the endpoint's context.
     public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?
+    /// A synchronous handler, run inline where the request was decoded (``registerInline(_:_:)``).
+    public typealias InlineHandler = @Sendable (RPCParams?, Context) throws -> JSONValue?
     private struct Entry {
         let handler: Handler
         let placement: HandlerPlacement
+        let inline: InlineHandler?
     }
     private let handlers = LockedValue([String: Entry]())
 
@@ -20,7 +23,18 @@ public final class MethodRouter<Context: Sendable>: Sendable {
 
     /// Registers (or replaces) the handler of `method`, to run where `placement` says (``HandlerPlacement``).
     public func register(_ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping Handler) {
-        handlers.withLock { $0[method] = Entry(handler: handler, placement: placement) }
+        handlers.withLock { $0[method] = Entry(handler: handler, placement: placement, inline: nil) }
+    }
+
+    /// Registers (or replaces) a synchronous handler of `method`, which an endpoint that supports it runs inline,
+    /// where it decoded the request: no task, no thread hop. It must return quickly and never block (on a WebSocket
+    /// connection it runs on the event loop's service thread), and it cannot be cancelled. Endpoints without an
+    /// inline path call it like any other handler.
+    public func registerInline(_ method: String, _ handler: @escaping InlineHandler) {
+        handlers.withLock {
+            $0[method] = Entry(handler: { params, context in try handler(params, context) }, placement: .connectionExecutor,
+                               inline: handler)
+        }
     }
 
     /// Registers a typed handler: params decode straight from their text into `P` (a failure answers -32602
@@ -39,6 +53,9 @@ public final class MethodRouter<Context: Sendable>: Sendable {
 
     /// The handler of `method`, if any.
     public func handler(for method: String) -> Handler? { handlers.withLock { $0[method]?.handler } }
+
+    /// The synchronous handler of `method`, if it was registered with ``registerInline(_:_:)``.
+    public func inlineHandler(for method: String) -> InlineHandler? { handlers.withLock { $0[method]?.inline } }
 
     /// Where the handler of `method` runs; ``HandlerPlacement/concurrent`` when there is none.
     public func placement(of method: String) -> HandlerPlacement {

@@ -7,6 +7,35 @@ extension RoomServer {
     /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in
     /// `data`, PROTOCOL §0); bad params as -32602 naming the param (DESIGN §6).
     func dispatch(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) async throws -> JSONValue? {
+        let request = try admit(method, params: params, context: context)
+        do {
+            return try await handle(request, context: context)
+        } catch let error as RoomError {
+            throw refused(error, method: method, context: context)
+        }
+    }
+
+    /// Runs one of the Room requests that only touch memory (``RoomMethod/isInline``: chat), inline in the
+    /// receive loop (``JSONRPC/JSONRPCServer/registerInline(_:_:)``).
+    func dispatchInline(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) throws -> JSONValue? {
+        let request = try admit(method, params: params, context: context)
+        do {
+            switch request {
+            case .sendMessage(let params):
+                flush(try registry.broadcast(params, session: context.session))
+            case .sendPrivateMessage(let params):
+                flush([try registry.sendPrivate(params, session: context.session)])
+            default:
+                preconditionFailure("\(method.rawValue) is not an inline method")
+            }
+            return RoomResult.empty.json
+        } catch {
+            throw refused(error, method: method, context: context)
+        }
+    }
+
+    /// The rate limit, then the params: the request to run, or the error to answer with.
+    private func admit(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) throws -> RoomRequest {
         switch rateLimiter.admit(context.session.id) {
         case .allow: break
         case .refuse: throw Self.rateLimited
@@ -15,20 +44,18 @@ extension RoomServer {
             if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
             throw Self.rateLimited
         }
-        let request: RoomRequest
         do {
-            request = try RoomRequest(method: method, params: params)
+            return try RoomRequest(method: method, params: params)
         } catch {
             throw error.invalidParams
         }
-        do {
-            return try await handle(request, context: context)
-        } catch let error as RoomError {
-            logger.debug("request refused", metadata: [
-                "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
-            ])
-            throw error.errorObject
-        }
+    }
+
+    private func refused(_ error: RoomError, method: RoomMethod, context: RPCRequestContext) -> RPCErrorObject {
+        logger.debug("request refused", metadata: [
+            "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
+        ])
+        return error.errorObject
     }
 
     private func handle(_ request: RoomRequest, context: RPCRequestContext) async throws -> JSONValue? {
@@ -61,10 +88,8 @@ extension RoomServer {
             if let membership {
                 await offLoop { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
             }
-        case .sendMessage(let params):
-            flush(try registry.broadcast(params, session: session))
-        case .sendPrivateMessage(let params):
-            flush([try registry.sendPrivate(params, session: session)])
+        case .sendMessage, .sendPrivateMessage:
+            preconditionFailure("\(request) runs inline (dispatchInline)")
         case .customRequest(let params):
             guard let hook = configuration.customRequest else {
                 // PROTOCOL §3: Kurento's default handler throws, which its JSON-RPC layer answers with -1.
@@ -127,4 +152,10 @@ extension RoomServer {
             throw RoomError(.mediaSDP, message: "media backend failed: \(error)")
         }
     }
+}
+
+extension RoomMethod {
+    /// The Room requests the server answers inline, in the receive loop: they only touch memory (the room's
+    /// members and their outboxes), never the media backend or application code.
+    var isInline: Bool { self == .sendMessage || self == .sendPrivateMessage }
 }

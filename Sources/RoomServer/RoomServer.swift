@@ -59,7 +59,13 @@ public final class RoomServer: Sendable {
         sharedObjects?.install(on: rpc)
         // Room handlers run where the connection is read (no thread hop per request); the application code they
         // call (media backend, authorizer, custom requests, shared-object store) runs off that thread.
-        for method in RoomMethod.allCases {
+        for method in RoomMethod.allCases where method.isInline {
+            rpc.registerInline(method.rawValue) { [weak self] params, context in
+                guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
+                return try self.dispatchInline(method, params: params, context: context)
+            }
+        }
+        for method in RoomMethod.allCases where !method.isInline {
             rpc.register(method.rawValue, placement: .connectionExecutor) { [weak self] params, context in
                 guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
                 return try await self.dispatch(method, params: params, context: context)

@@ -49,18 +49,44 @@ public final class Lock: @unchecked Sendable {
     }
 }
 
-/// A value guarded by a ``Lock``: the only way to reach it is ``withLock(_:)``.
-public final class LockedValue<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only read or written inside `lock.withLock`, so accesses never overlap.
-    @usableFromInline let lock = Lock()
-    @usableFromInline var value: Value
+/// A value guarded by a lock: the only way to reach it is ``withLock(_:)``.
+///
+/// One allocation holds both the value and its `pthread_mutex_t` (a `ManagedBuffer`), and the value is reached
+/// through a pointer, so an access costs the lock and nothing else: no dynamic exclusivity check, as a class's
+/// stored `var` would need. Copies of a `LockedValue` share the one value.
+public struct LockedValue<Value>: @unchecked Sendable {
+    // @unchecked: the value is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of
+    // its own mutex, so accesses never overlap.
+    @usableFromInline let storage: Storage
 
     /// Wraps `value`.
-    public init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { storage = Storage.make(value) }
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
+        try storage.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+
+    /// The value and its mutex in one heap object.
+    @usableFromInline
+    final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        static func make(_ value: Value) -> Storage {
+            let buffer = Storage.create(minimumCapacity: 1) { _ in value }
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                let rc = pthread_mutex_init(mutex, nil)
+                precondition(rc == 0, "pthread_mutex_init failed: \(rc)")
+            }
+            return unsafeDowncast(buffer, to: Storage.self)
+        }
+
+        deinit {
+            _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        }
     }
 }
