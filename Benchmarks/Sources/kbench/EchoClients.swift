@@ -11,8 +11,15 @@ enum EchoClients {
     static let frame = String(repeating: "x", count: 256)
     static let params: JSONValue = [.string(String(repeating: "x", count: 200))]
 
+    /// The consumer runs on the connection's executor, the service thread (how the transport is meant to be read).
     static func raw(url: String, seconds duration: Double) async throws -> [String: Any] {
         let connection = try await WebSocketConnection.connect(to: url)
+        return try await withTaskExecutorPreference(connection.executor) {
+            try await rawPhases(connection, seconds: duration)
+        }
+    }
+
+    private static func rawPhases(_ connection: WebSocketConnection, seconds duration: Double) async throws -> [String: Any] {
         var inbound = connection.messages.makeAsyncIterator()
         let clock = ContinuousClock()
         // Pipelined: keep `window` frames in flight until the deadline, then drain.
@@ -47,10 +54,16 @@ enum EchoClients {
         case calls(Int)
     }
 
-    static func rpc(url: String, run: Run) async throws -> [String: Any] {
+    /// `onLoop`: the calling tasks prefer the event loop's executor (``WebSocketEventLoopExecutor``), so a call
+    /// and its completion never leave the service thread; otherwise they run on the global executor, as a caller
+    /// usually does (and as the NIO client's callers do).
+    static func rpc(url: String, run: Run, onLoop: Bool = false) async throws -> [String: Any] {
         let client = JSONRPCClient(url: url, configuration: .init(requestTimeout: .seconds(30), retries: 0))
         try await client.connect()
-        let result = try await measure(run) { _ = try await client.call("echo", params: params) }
+        let executor: (any TaskExecutor)? = onLoop ? WebSocketEventLoop.shared.executor : nil
+        let result = try await withTaskExecutorPreference(executor) {
+            try await measure(run) { _ = try await client.call("echo", params: params) }
+        }
         await client.close()
         return result
     }

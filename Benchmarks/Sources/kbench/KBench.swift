@@ -11,6 +11,7 @@ import Foundation
 /// Clients print one JSON object on stdout:
 /// - `kbench raw-client URL SECONDS`: 256-byte text frames over our transport, 32 in flight, then sequential;
 /// - `kbench rpc-client URL SECONDS`: `echo` calls with our ``JSONRPC/JSONRPCClient``, the same two phases;
+/// - `kbench rpc-loop-client URL SECONDS`: the same, the calling tasks on the event loop's executor;
 /// - `kbench nio-client URL SECONDS`: the same calls with the SwiftNIO baseline client;
 /// - `kbench rpc-client|nio-client URL --calls N`: N sequential calls only (after one warm-up call), for
 ///   instruction counts under callgrind;
@@ -42,7 +43,7 @@ enum KBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
-        let needed = ["raw-client": 2, "rpc-client": 2, "nio-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
+        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
         guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") }) ?? (needed == 0) else { usage() }
         switch mode {
         case "raw-server": try await Servers.raw()
@@ -51,6 +52,7 @@ enum KBench {
         case "nio-server": try await Servers.nio()
         case "raw-client": emit(try await EchoClients.raw(url: rest[0], seconds: Double(rest[1]) ?? 2))
         case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest)))
+        case "rpc-loop-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest), onLoop: true))
         case "nio-client": emit(try await EchoClients.nio(url: rest[0], run: clientRun(rest)))
         case "room-load":
             emit(try await RoomLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, clients: Int(rest[2]) ?? 200))
@@ -60,7 +62,7 @@ enum KBench {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|nio-client|room-load|idle-client ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|room-load|idle-client ...\n".utf8))
         exit(64)
     }
 

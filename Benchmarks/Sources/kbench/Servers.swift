@@ -7,14 +7,15 @@ import WebSocketTransport
 
 /// The server modes: print the URL, serve until SIGTERM or SIGINT, exit 0.
 enum Servers {
-    /// Our transport's raw echo: every inbound message is queued straight back.
+    /// Our transport's raw echo: every inbound message is queued straight back, by a consumer on the connection's
+    /// executor (the service thread).
     static func raw() async throws {
         let server = try await WebSocketServer.start()
         announce(server.url)
         let accepting = Task {
             await withDiscardingTaskGroup { group in
                 for await connection in server.connections {
-                    group.addTask {
+                    group.addTask(executorPreference: connection.executor) {
                         do {
                             for try await message in connection.messages { try connection.enqueue(message) }
                         } catch {}
