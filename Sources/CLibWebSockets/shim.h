@@ -2,6 +2,7 @@
 #define CLIBWEBSOCKETS_SHIM_H
 /* What Swift cannot import from libwebsockets.h on its own (LWS-NOTES §1, §3.1). */
 #include <libwebsockets.h>
+#include <ev.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -17,6 +18,13 @@ static const unsigned long long CLWS_SERVER_OPTION_DISABLE_IPV6 = LWS_SERVER_OPT
 static const unsigned long long CLWS_SERVER_OPTION_VALIDATE_UTF8 = LWS_SERVER_OPTION_VALIDATE_UTF8;
 static const unsigned long long CLWS_SERVER_OPTION_EXPLICIT_VHOSTS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
 static const unsigned long long CLWS_SERVER_OPTION_DISABLE_OS_CA_CERTS = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
+
+/* libev, for the service thread's foreign loop (LWS_SERVER_OPTION_LIBEV): epoll on Linux. */
+static const unsigned long long CLWS_SERVER_OPTION_LIBEV = LWS_SERVER_OPTION_LIBEV;
+static inline void *clws_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO); }
+static inline void clws_ev_run(void *loop) { ev_run((struct ev_loop *)loop, 0); }
+static inline void clws_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EVBREAK_ALL); }
+static inline void clws_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
 
 /* lws_sul timers hand back only the lws_sorted_usec_list_t*; embed it first, followed by an owner pointer. */
 typedef struct clws_timer {

@@ -22,7 +22,7 @@ private func handle(
 
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        loop.mailbox.drain()
+        loop.drainMailbox()
         return 0
 
     // Client side.

@@ -27,8 +27,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     private let logSink: LWSLogSink
     let configuration: WebSocketEventLoopConfiguration
 
+    private let backendInUse = LockedValue(EventBackend.poll)
+
     // --- service thread only ---
     private(set) var context: OpaquePointer!
+    /// The libev loop the service thread runs (``EventBackend/libev``); nil on lws's poll() loop.
+    private var libev: LibevLoop?
     let strings = CStringStore()
     /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
     /// until `LWS_CALLBACK_WSI_DESTROY`.
@@ -96,14 +100,28 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         // lws logs while it builds the context and the vhost: route those lines from this thread too.
         let previousSink = logSink.install()
         defer { LWSLogSink.restore(previousSink) }
+        var libev = configuration.backend == .libev ? LibevLoop() : nil
         let created = SSLLibraryInit.creatingContext { doGlobalInit in
-            let ssl = doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0
-            info.options = UInt64(CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | ssl)
+            let options = CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | (doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0)
+            if let ev = libev {
+                info.options = UInt64(options | CLWS_SERVER_OPTION_LIBEV)
+                info.foreign_loops = ev.foreignLoops
+                if let context = lws_create_context(&info) { return context }
+                // Most likely the plugin (Debian's libwebsockets-evlib-ev) is not installed: lws's own poll() loop.
+                info.foreign_loops = nil
+                ev.destroy()
+                libev = nil
+                configuration.logger.warning("libwebsockets could not use its libev plugin: falling back to poll()")
+            }
+            info.options = UInt64(options)
             return lws_create_context(&info)
         }
         guard let ctx = created else {
+            libev?.destroy()
             throw .eventLoopUnavailable("libwebsockets could not create its context (the loop's logger has why)")
         }
+        self.libev = libev
+        backendInUse.withLock { $0 = libev == nil ? .poll : .libev }
         context = ctx
         // With explicit vhosts, `lws_cancel_service` reaches protocols of existing vhosts only: the default
         // client vhost (plain: no CA store to load) is created now, before the service thread starts, so the
@@ -124,6 +142,10 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         }
         pthread_detach(thread)
     }
+
+    /// How the service thread waits for its sockets: the configured ``WebSocketEventLoopConfiguration/backend``, or
+    /// ``EventBackend/poll`` when libev was asked for and libwebsockets' libev plugin is missing.
+    public var backend: EventBackend { backendInUse.withLock { $0 } }
 
     /// The kernel thread id of the service thread (for diagnostics and tests).
     public var serviceThreadID: Int32 { threadInfo.withLock { $0.tid } }
@@ -167,6 +189,13 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     }
 
     /// Runs `body` now when called on the service thread, else submits it (dropped when the loop is ending).
+    /// Service thread, `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: runs what other threads queued, and ends a libev
+    /// loop's run once the loop is shutting down (lws's own loop checks between `lws_service` calls).
+    func drainMailbox() {
+        mailbox.drain()
+        if let libev, mailbox.refusal != nil { libev.stop() }
+    }
+
     func onServiceThreadSoon(_ body: @escaping @Sendable () -> Void) {
         if mailbox.isServiceThread { body() } else { try? mailbox.submit(body) }
     }
@@ -195,8 +224,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         logSink.install()
         mailbox.bindServiceThread()
         threadInfo.withLock { $0.tid = clws_gettid() }
-        while mailbox.refusal == nil {
-            if lws_service(context, 0) < 0 { break }
+        if let libev {
+            libev.run()  // until `drainMailbox` stops it, once the mailbox refuses work
+        } else {
+            while mailbox.refusal == nil {
+                if lws_service(context, 0) < 0 { break }
+            }
         }
         refuseWork(.eventLoopShutDown)  // also when lws_service failed: nobody would drain the mailbox again
         mailbox.setContext(nil)
@@ -217,6 +250,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     private func destroyContext() {
         lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
         context = nil
+        libev?.destroy()
+        libev = nil
         for core in cores.values { core.finish(reason: "event loop shut down") }
         cores.removeAll()
         servers.removeAll()
