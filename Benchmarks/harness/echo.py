@@ -17,6 +17,7 @@ CLIENTS = {
     "c-rpc": lambda url, s: [C_CLIENT, url, "rpc", s],
     "raw": lambda url, s: [KBENCH, "raw-client", url, s],
     "rpc": lambda url, s: [KBENCH, "rpc-client", url, s],
+    "rpc-loop": lambda url, s: [KBENCH, "rpc-loop-client", url, s],
     "nio": lambda url, s: [KBENCH, "nio-client", url, s],
     "python": lambda url, s: [PY, str(HERE / "Python" / "echo_client.py"), url, s],
 }
@@ -28,6 +29,7 @@ PAIRS = [
     ("python_rpc", "1", "Python websockets JSON-RPC echo", "python", "python"),
     ("nio_rpc", "1", "SwiftNIO JSON-RPC echo (NIO client, NIO server)", "nio", "nio"),
     ("our_rpc", "2", "our JSON-RPC: our client, our example server", "rpc", "rpc"),
+    ("our_rpc_loop", "2", "our JSON-RPC, callers on the loop's executor", "rpc", "rpc-loop"),
     ("our_client_c_server", "2", "our JSON-RPC client, C server (client cost)", "c", "rpc"),
     ("c_client_our_server", "2", "C client, our JSON-RPC server (server cost)", "rpc", "c-rpc"),
     ("nio_client_c_server", "2", "NIO client, C server (NIO client cost)", "c", "nio"),
