@@ -104,6 +104,13 @@ extension JSONRPCClient {
         public var notificationBufferLimit: Int
         /// Deepest JSON nesting accepted. Default 128 (DESIGN §5).
         public var maxDepth: Int
+        /// Whether the client reads its connection on the connection's executor (a WebSocket's event-loop thread)
+        /// and completes calls there. Worth it when the callers run there too
+        /// (`withTaskExecutorPreference(WebSocketEventLoop.shared.executor)`, code that never blocks): a call then
+        /// crosses no thread at all. Callers elsewhere pay one wake-up per response this way, so the default,
+        /// `false`, reads on the global executor, which hands a burst of responses to its callers in one go.
+        /// Observers, `apply` closures and server-request handlers never run on the event loop either way.
+        public var readsOnEventLoop: Bool
 
         /// Creates a configuration; every argument has the DESIGN §5 default.
         public init(
@@ -115,7 +122,8 @@ extension JSONRPCClient {
             logger: Logger = Logger(label: "KurentoSignaling.JSONRPCClient", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock(),
             notificationBufferLimit: Int = 1024,
-            maxDepth: Int = JSONParser.defaultMaxDepth
+            maxDepth: Int = JSONParser.defaultMaxDepth,
+            readsOnEventLoop: Bool = false
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -126,6 +134,7 @@ extension JSONRPCClient {
             self.clock = clock
             self.notificationBufferLimit = notificationBufferLimit
             self.maxDepth = maxDepth
+            self.readsOnEventLoop = readsOnEventLoop
         }
     }
 }

@@ -5,14 +5,14 @@ extension JSONRPCClient {
     /// One serial consumer per connection (LWS-NOTES §5, Kitura-WebSocket#8): messages are handled in arrival
     /// order, so notifications are published before any later response completes its call (DESIGN §2).
     ///
-    /// The loop runs on the connection's executor when it has one (the service thread that read the message): a
-    /// response that needs no user code (no `apply`) completes its call right there, with no thread hop, as long
-    /// as nothing handed off before it is still waiting to run. Everything else (notifications, server requests,
+    /// With ``Configuration/readsOnEventLoop``, the loop runs on the connection's executor when it has one (the
+    /// service thread that read the message): a response that needs no user code (no `apply`) completes its call
+    /// right there, with no thread hop, as long as nothing handed off before it is still waiting to run. Everything else (notifications, server requests,
     /// responses with `apply`, failures) is handled in the callback queue, in order with the state changes and
     /// outside every lock, on the global executor: never on the service thread, since observers are user code.
     /// The loop goes on reading meanwhile, up to ``handOffLimit`` messages ahead, then waits (backpressure).
     func startReceiving(on connection: any MessageConnection, generation: Int) {
-        let executor = connection.executor
+        let executor = configuration.readsOnEventLoop ? connection.executor : nil
         Task(executorPreference: executor) { [weak self] in
             while true {
                 let text: String

@@ -58,7 +58,8 @@ enum EchoClients {
     /// and its completion never leave the service thread; otherwise they run on the global executor, as a caller
     /// usually does (and as the NIO client's callers do).
     static func rpc(url: String, run: Run, onLoop: Bool = false) async throws -> [String: Any] {
-        let client = JSONRPCClient(url: url, configuration: .init(requestTimeout: .seconds(30), retries: 0))
+        let client = JSONRPCClient(url: url, configuration: .init(requestTimeout: .seconds(30), retries: 0,
+                                                                  readsOnEventLoop: onLoop))
         try await client.connect()
         let executor: (any TaskExecutor)? = onLoop ? WebSocketEventLoop.shared.executor : nil
         let result = try await withTaskExecutorPreference(executor) {
