@@ -7,10 +7,11 @@ extension JSONRPCClient {
     ///
     /// With ``Configuration/readsOnEventLoop``, the loop runs on the connection's executor when it has one (the
     /// service thread that read the message): a response that needs no user code (no `apply`) completes its call
-    /// right there, with no thread hop, as long as nothing handed off before it is still waiting to run. Everything else (notifications, server requests,
-    /// responses with `apply`, failures) is handled in the callback queue, in order with the state changes and
-    /// outside every lock, on the global executor: never on the service thread, since observers are user code.
-    /// The loop goes on reading meanwhile, up to ``handOffLimit`` messages ahead, then waits (backpressure).
+    /// right there, with no thread hop, as long as nothing handed off before it is still waiting to run.
+    /// Everything else (notifications, server requests, responses with `apply`, failures) is handled in the
+    /// callback queue, in order with the state changes and outside every lock, on the global executor: never on
+    /// the service thread, since observers are user code. The loop goes on reading meanwhile, up to
+    /// ``handOffLimit`` messages ahead, then waits (backpressure).
     func startReceiving(on connection: any MessageConnection, generation: Int) {
         let executor = configuration.readsOnEventLoop ? connection.executor : nil
         Task(executorPreference: executor) { [weak self] in

@@ -211,14 +211,16 @@ extension JSONRPCServer {
     func runNotificationInline(_ notification: RPCNotification, session: ServerSession,
                                _ handler: MethodRouter<RPCRequestContext>.InlineHandler) {
         do {
-            _ = try handler(notification.rawParams, RPCRequestContext(session: session, method: notification.method, id: nil))
+            let context = RPCRequestContext(session: session, method: notification.method, id: nil)
+            _ = try handler(notification.rawParams, context)
         } catch {
             notificationFailed(notification, error)
         }
     }
 
     private func notificationFailed(_ notification: RPCNotification, _ error: any Error) {
-        logger.warning("notification handler failed", metadata: ["method": "\(notification.method)", "error": "\(error)"])
+        logger.warning("notification handler failed",
+                       metadata: ["method": "\(notification.method)", "error": "\(error)"])
     }
 
     func send(_ response: RPCResponse, on connection: any MessageConnection) {

@@ -5,8 +5,8 @@ extension JSONRPCServer {
     /// `["hello", 5]`), `notify_hello` and `notify_sum`.
     ///
     /// For the example echo server, conformance tests and smoke tests against a third-party client; with
-    /// ``Conventions/plain`` the server then answers every §7 example exactly as the specification shows. They only touch
-    /// memory, so they run inline in the receive loop (``registerInline(_:_:)``).
+    /// ``Conventions/plain`` the server then answers every §7 example exactly as the specification shows. They
+    /// only touch memory, so they run inline in the receive loop (``registerInline(_:_:)``).
     public func registerSpecificationExamples() {
         registerInline("subtract") { params, _ in
             if let minuend = params?[0]?.intValue, let subtrahend = params?[1]?.intValue {

@@ -71,9 +71,10 @@ struct JSONWriter {
     /// Whether `string` holds a quote, a backslash or a control character. Scans the contiguous UTF-8 storage of
     /// native strings eight bytes at a time (``JSONStringScan``).
     private static func needsEscaping(_ string: String) -> Bool {
-        if let found = string.utf8.withContiguousStorageIfAvailable({ JSONStringScan.firstSpecial(in: $0, from: 0) < $0.count }) {
-            return found
+        let found = string.utf8.withContiguousStorageIfAvailable { bytes in
+            JSONStringScan.firstSpecial(in: bytes, from: 0) < bytes.count
         }
+        if let found { return found }
         return string.utf8.contains(where: JSONStringScan.isSpecial)
     }
 }

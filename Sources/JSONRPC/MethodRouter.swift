@@ -32,15 +32,16 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     /// inline path call it like any other handler.
     public func registerInline(_ method: String, _ handler: @escaping InlineHandler) {
         handlers.withLock {
-            $0[method] = Entry(handler: { params, context in try handler(params, context) }, placement: .connectionExecutor,
-                               inline: handler)
+            $0[method] = Entry(handler: { params, context in try handler(params, context) },
+                               placement: .connectionExecutor, inline: handler)
         }
     }
 
     /// Registers a typed handler: params decode straight from their text into `P` (a failure answers -32602
     /// naming the problem), and the result is encoded from `R`.
     public func register<P: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
-        _ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping @Sendable (P, Context) async throws -> R
+        _ method: String, placement: HandlerPlacement = .concurrent,
+        _ handler: @escaping @Sendable (P, Context) async throws -> R
     ) {
         register(method, placement: placement) { params, context in
             let decoded: P = try Self.decode(params)

@@ -96,7 +96,8 @@ extension RoomServer {
                 throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method")
             }
             let membership = registry.membership(of: session)
-            let custom = RoomCustomRequest(params: params, user: membership?.user, room: membership?.room, session: session)
+            let custom = RoomCustomRequest(params: params, user: membership?.user, room: membership?.room,
+                                           session: session)
             return try await offLoop { try await hook(custom) }
         }
         return RoomResult.empty.json

@@ -74,7 +74,8 @@ final class ServiceMailbox: @unchecked Sendable {
     /// Runs `job` on the service thread: without a wake-up when called there inside a callback, else through the
     /// queue. Once the loop is shutting down the job runs on a Dispatch worker instead: a task is never dropped.
     func enqueue(_ job: Job) {
-        if depth > 0, isServiceThread {
+        // The thread check first: `depth` belongs to the service thread and is read nowhere else.
+        if isServiceThread, depth > 0 {
             localJobs.append(job)
             return
         }

@@ -102,7 +102,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         defer { LWSLogSink.restore(previousSink) }
         var libev = configuration.backend == .libev ? LibevLoop() : nil
         let created = SSLLibraryInit.creatingContext { doGlobalInit in
-            let options = CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | (doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0)
+            let ssl = doGlobalInit ? CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0
+            let options = CLWS_SERVER_OPTION_EXPLICIT_VHOSTS | ssl
             if let ev = libev {
                 info.options = UInt64(options | CLWS_SERVER_OPTION_LIBEV)
                 info.foreign_loops = ev.foreignLoops

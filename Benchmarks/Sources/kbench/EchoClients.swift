@@ -19,7 +19,9 @@ enum EchoClients {
         }
     }
 
-    private static func rawPhases(_ connection: WebSocketConnection, seconds duration: Double) async throws -> [String: Any] {
+    private static func rawPhases(_ connection: WebSocketConnection, seconds duration: Double) async throws
+        -> [String: Any]
+    {
         var inbound = connection.messages.makeAsyncIterator()
         let clock = ContinuousClock()
         // Pipelined: keep `window` frames in flight until the deadline, then drain.
