@@ -144,9 +144,10 @@ extension JSONRPCServer {
         }
     }
 
-    func execute(_ request: RPCRequest, session: ServerSession) async -> RPCResponse {
+    func execute(_ request: RPCRequest, session: ServerSession,
+                 _ handler: MethodRouter<RPCRequestContext>.Handler?) async -> RPCResponse {
         let context = RPCRequestContext(session: session, method: request.method, id: request.id)
-        guard let handler = router.handler(for: request.method) else {
+        guard let handler else {
             return .error(shape(.methodNotFound, session: session), id: request.id)
         }
         do {
@@ -194,8 +195,9 @@ extension JSONRPCServer {
         configuration.conventions == .kurento ? KurentoConventions.error(error, sessionId: session.id) : error
     }
 
-    func runNotification(_ notification: RPCNotification, session: ServerSession) async {
-        guard let handler = router.handler(for: notification.method) else {
+    func runNotification(_ notification: RPCNotification, session: ServerSession,
+                         _ handler: MethodRouter<RPCRequestContext>.Handler?) async {
+        guard let handler else {
             logger.debug("notification without handler", metadata: ["method": "\(notification.method)"])
             return
         }

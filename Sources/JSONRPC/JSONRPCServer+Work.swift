@@ -23,22 +23,33 @@ extension JSONRPCServer {
                     Task { await connection.close(code: end.code, reason: end.reason) }
                 }
             }
-            if let inline = answerInline(work) { return answer(inline) }
-            await start(work, inflight: inflight, executor: executor(for: work, on: connection), answer: answer)
+            await run(work, on: connection, inflight: inflight, answer: answer)
         }
+    }
+
+    /// Answers a `.run`, `.attach` or `.notification` through `answer`: inline when its method has a synchronous
+    /// handler, else in a task on the executor its placement asks for. The method is looked up once.
+    private func run(_ work: Work, on connection: any MessageConnection, inflight: InFlightWork,
+                     answer: @escaping @Sendable (RPCResponse?) -> Void) async {
+        let route = work.method.flatMap { router.route(for: $0) }
+        if let inline = answerInline(work, route?.inline) { return answer(inline) }
+        // The connection's executor for waiting on a run (our code) and for handlers placed there; none (the global
+        // one) for every other handler.
+        let onConnection: Bool = if case .attach = work { true } else { route?.placement == .connectionExecutor }
+        await start(work, route?.handler, inflight: inflight, executor: onConnection ? connection.executor : nil,
+                    answer: answer)
     }
 
     /// Runs `work` right here when its method has a synchronous handler (``MethodRouter/registerInline(_:_:)``):
     /// no task and no slot. Returns its answer (`.some(nil)` for a notification), or `nil` when it needs a task.
-    private func answerInline(_ work: Work) -> RPCResponse?? {
+    private func answerInline(_ work: Work, _ inline: MethodRouter<RPCRequestContext>.InlineHandler?) -> RPCResponse?? {
+        guard let handler = inline else { return nil }
         switch work {
         case .run(let request, let session, let ticket):
-            guard let handler = router.inlineHandler(for: request.method) else { return nil }
             let response = executeInline(request, session: session, handler)
             if let ticket { session.responses.finish(ticket, with: response) }
             return .some(response)
         case .notification(let notification, let session):
-            guard let handler = router.inlineHandler(for: notification.method) else { return nil }
             runNotificationInline(notification, session: session, handler)
             return .some(nil)
         case .attach, .nothing, .reply, .replyThenClose:
@@ -60,42 +71,24 @@ extension JSONRPCServer {
             case .reply(let response), .replyThenClose(let response):
                 if let all = collector.set(index, response) { finish(all) }
             default:
-                let answer: @Sendable (RPCResponse?) -> Void = { response in
+                await run(work, on: connection, inflight: inflight) { response in
                     if let all = collector.set(index, response) { finish(all) }
-                }
-                if let inline = answerInline(work) {
-                    answer(inline)
-                } else {
-                    await start(work, inflight: inflight, executor: executor(for: work, on: connection), answer: answer)
                 }
             }
         }
     }
 
-    /// The executor a work item's task prefers: the connection's for waiting on a run (our code) and for handlers
-    /// placed there (``HandlerPlacement/connectionExecutor``); none (the global one) for every other handler.
-    private func executor(for work: Work, on connection: any MessageConnection) -> (any TaskExecutor)? {
-        let method: String
-        switch work {
-        case .attach: return connection.executor
-        case .run(let request, _, _): method = request.method
-        case .notification(let notification, _): method = notification.method
-        case .nothing, .reply, .replyThenClose: return nil
-        }
-        return router.placement(of: method) == .connectionExecutor ? connection.executor : nil
-    }
-
-    /// Runs one `.run`, `.attach` or `.notification` in a slot of `inflight`, in a task that prefers `executor`;
-    /// `answer` gets its response (or `nil`) exactly once: the handler's, or at the handler deadline the timeout
-    /// error.
-    private func start(_ work: Work, inflight: InFlightWork, executor: (any TaskExecutor)?,
-                       answer: @escaping @Sendable (RPCResponse?) -> Void) async {
+    /// Runs one `.run`, `.attach` or `.notification` with `handler` (nil: none registered) in a slot of `inflight`,
+    /// in a task that prefers `executor`; `answer` gets its response (or `nil`) exactly once: the handler's, or at
+    /// the handler deadline the timeout error.
+    private func start(_ work: Work, _ handler: MethodRouter<RPCRequestContext>.Handler?, inflight: InFlightWork,
+                       executor: (any TaskExecutor)?, answer: @escaping @Sendable (RPCResponse?) -> Void) async {
         switch work {
         case .attach(let run):
             // No deadline of its own: the run it waits for has one.
             await inflight.start({ await run.wait() }, on: executor, finished: answer)
         case .notification(let notification, let session):
-            await inflight.start({ await self.runNotification(notification, session: session) }, on: executor,
+            await inflight.start({ await self.runNotification(notification, session: session, handler) }, on: executor,
                                  finished: { answer(nil) }, expired: {
                 self.logger.warning("notification handler timed out", metadata: ["method": "\(notification.method)"])
                 answer(nil)
@@ -105,7 +98,7 @@ extension JSONRPCServer {
                 if let ticket { session.responses.finish(ticket, with: response) }
                 answer(response)
             }
-            await inflight.start({ await self.execute(request, session: session) }, on: executor, finished: deliver,
+            await inflight.start({ await self.execute(request, session: session, handler) }, on: executor, finished: deliver,
                                  expired: {
                 self.logger.warning("handler timed out", metadata: ["method": "\(request.method)"])
                 deliver(self.timedOut(request, session: session))
@@ -157,6 +150,17 @@ final class BatchCollector: Sendable {
             s.responses[index] = response
             s.missing -= 1
             return s.missing == 0 ? s.responses : nil
+        }
+    }
+}
+
+extension JSONRPCServer.Work {
+    /// The method a handler runs for, for `.run` and `.notification`.
+    fileprivate var method: String? {
+        switch self {
+        case .run(let request, _, _): request.method
+        case .notification(let notification, _): notification.method
+        case .attach, .nothing, .reply, .replyThenClose: nil
         }
     }
 }

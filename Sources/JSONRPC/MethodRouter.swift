@@ -11,19 +11,20 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?
     /// A synchronous handler, run inline where the request was decoded (``registerInline(_:_:)``).
     public typealias InlineHandler = @Sendable (RPCParams?, Context) throws -> JSONValue?
-    private struct Entry {
+    /// A method's handler, where it runs, and its synchronous form when it was registered inline.
+    struct Route {
         let handler: Handler
         let placement: HandlerPlacement
         let inline: InlineHandler?
     }
-    private let handlers = LockedValue([String: Entry]())
+    private let handlers = LockedValue([String: Route]())
 
     /// Creates an empty router.
     public init() {}
 
     /// Registers (or replaces) the handler of `method`, to run where `placement` says (``HandlerPlacement``).
     public func register(_ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping Handler) {
-        handlers.withLock { $0[method] = Entry(handler: handler, placement: placement, inline: nil) }
+        handlers.withLock { $0[method] = Route(handler: handler, placement: placement, inline: nil) }
     }
 
     /// Registers (or replaces) a synchronous handler of `method`, which an endpoint that supports it runs inline,
@@ -32,7 +33,7 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     /// inline path call it like any other handler.
     public func registerInline(_ method: String, _ handler: @escaping InlineHandler) {
         handlers.withLock {
-            $0[method] = Entry(handler: { params, context in try handler(params, context) },
+            $0[method] = Route(handler: { params, context in try handler(params, context) },
                                placement: .connectionExecutor, inline: handler)
         }
     }
@@ -55,13 +56,8 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     /// The handler of `method`, if any.
     public func handler(for method: String) -> Handler? { handlers.withLock { $0[method]?.handler } }
 
-    /// The synchronous handler of `method`, if it was registered with ``registerInline(_:_:)``.
-    public func inlineHandler(for method: String) -> InlineHandler? { handlers.withLock { $0[method]?.inline } }
-
-    /// Where the handler of `method` runs; ``HandlerPlacement/concurrent`` when there is none.
-    public func placement(of method: String) -> HandlerPlacement {
-        handlers.withLock { $0[method]?.placement } ?? .concurrent
-    }
+    /// Everything registered for `method`, in one lookup (the server's path per request).
+    func route(for method: String) -> Route? { handlers.withLock { $0[method] } }
 
     /// Decodes params for a typed handler. Missing params decode from `null`, so optionals and empty structs work.
     static func decode<P: Decodable>(_ params: RPCParams?) throws -> P {
