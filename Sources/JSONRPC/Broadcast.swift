@@ -50,6 +50,11 @@ public final class Broadcast<Element: Sendable>: Sendable {
         var finished: (any Error)??
     }
     private let state = LockedValue(State())
+    /// Keys of subscribers whose consumers stopped, removed from `state` by the next call that takes its lock.
+    /// Its own lock, never held around a yield: a consumer stops inside its task's cancellation, which holds the
+    /// runtime's lock of that task, while ``publish(_:)`` yields under `state`'s lock and a yield takes the same
+    /// runtime lock to resume the consumer. Taking `state`'s lock in `onTermination` deadlocked those two.
+    private let stopped = LockedValue([UInt64]())
     private let defaultLimit: Int
     private let replaysLatest: Bool
 
@@ -93,6 +98,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// case the subscriber is finished too.
     private func register(_ subscriber: Subscriber, replay: (Element) -> Void) -> UInt64? {
         state.withLock { s -> UInt64? in
+            removeStopped(&s)
             if replaysLatest, let latest = s.latest { replay(latest) }
             if let finished = s.finished {
                 Self.end(subscriber, throwing: finished)
@@ -105,8 +111,19 @@ public final class Broadcast<Element: Sendable>: Sendable {
         }
     }
 
+    /// Called from `onTermination`: only notes the key (see `stopped`).
     private func unregister(_ key: UInt64) {
-        state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+        stopped.withLock { $0.append(key) }
+    }
+
+    /// Forgets the subscribers whose consumers stopped; under `state`'s lock.
+    private func removeStopped(_ s: inout State) {
+        let keys = stopped.withLock { keys -> [UInt64] in
+            guard !keys.isEmpty else { return [] }
+            defer { keys = [] }
+            return keys
+        }
+        for key in keys { s.subscribers[key] = nil }
     }
 
     /// Delivers `element` to every current subscriber. Yields happen under the lock so that concurrent
@@ -115,6 +132,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
     public func publish(_ element: Element) {
         let overflowed = state.withLock { s -> [(Continuation, Int)] in
             guard s.finished == nil else { return [] }
+            removeStopped(&s)
             if replaysLatest { s.latest = element }
             var overflowed: [(Continuation, Int)] = []
             for (key, subscriber) in s.subscribers {
@@ -130,7 +148,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
             }
             return overflowed
         }
-        // Outside the lock: finishing runs onTermination, which takes the lock.
+        // Outside the lock: finishing runs onTermination.
         for (continuation, limit) in overflowed { continuation.finish(throwing: BroadcastOverflow(limit: limit)) }
     }
 
@@ -153,5 +171,10 @@ public final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// The number of live subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int {
+        state.withLock { s in
+            removeStopped(&s)
+            return s.subscribers.count
+        }
+    }
 }
