@@ -208,25 +208,29 @@ public struct JSONParser {
             }
             if b < 0x20 { throw fail("control character in string") }
         }
-        var scalars = String.UnicodeScalarView()
-        if build { scalars.append(contentsOf: text(start..<index).unicodeScalars) }
+        // Escapes: the runs between them are copied as bytes, each escape appended as UTF-8, one String at the end.
+        var utf8: [UInt8] = []
+        if build {
+            utf8.reserveCapacity(min(bytes.count - start, 4096))
+            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        }
         while index < bytes.count {
             let b = bytes[index]
             switch b {
             case UInt8(ascii: "\""):
                 index += 1
-                return build ? String(scalars) : ""
+                return build ? String(decoding: utf8, as: UTF8.self) : ""
             case UInt8(ascii: "\\"):
                 index += 1
                 let scalar = try escape()
-                if build { scalars.append(scalar) }
+                if build { UTF8.encode(scalar) { utf8.append($0) } }
             case ..<0x20:
                 throw fail("control character in string")
             default:
-                // Copy one whole UTF-8 sequence (the input came from a String, so it is valid UTF-8).
-                let length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-                if build { scalars.append(contentsOf: text(index..<min(index + length, bytes.count)).unicodeScalars) }
-                index += length
+                // A run of plain bytes (the input came from a String, so it is valid UTF-8).
+                let run = index
+                index = JSONStringScan.firstSpecial(in: bytes, from: index)
+                if build { utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
             }
         }
         throw fail("unterminated string")

@@ -152,16 +152,16 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Converts any `Encodable` value (through `JSONEncoder`) into a ``JSONValue``.
+    /// Converts any `Encodable` value into a ``JSONValue``, as `JSONEncoder` at its default strategies would
+    /// write it (`nil` optionals left out, `Data` as Base64, non-finite numbers refused with `EncodingError`),
+    /// without writing text.
     public init(encoding value: some Encodable) throws {
-        if let direct = value as? JSONValue { self = direct; return }
-        let data = try JSONEncoder().encode(value)
-        self = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        self = try JSONValueEncoder.encode(value)
     }
 
-    /// Decodes this value as `type` (through `JSONDecoder`).
+    /// Decodes this value as `type`, as `JSONDecoder` at its default strategies would decode its text (the same
+    /// `DecodingError` cases and coding paths), without writing text.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        if let direct = self as? T { return direct }
-        return try JSONDecoder().decode(T.self, from: Data(jsonText.utf8))
+        try JSONValueDecoder.decode(type, from: self)
     }
 }

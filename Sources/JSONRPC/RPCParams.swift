@@ -1,5 +1,3 @@
-import Foundation
-
 /// Request or notification params as received: kept as raw JSON text until someone asks for them, so routing
 /// on the envelope (id, method) never pays for decoding params (LWS-NOTES §4.2a).
 public struct RPCParams: Sendable, Hashable {
@@ -17,17 +15,15 @@ public struct RPCParams: Sendable, Hashable {
     public var value: JSONValue {
         switch storage {
         case .value(let v): return v
-        // The raw text was validated (syntax and depth) when the envelope was read, so this cannot fail.
-        case .raw(let text): return (try? JSONParser.parse(text)) ?? .null
+        // The raw text was validated (syntax and depth, at the endpoint's limit) when the envelope was read, so
+        // this cannot fail, and its depth is already bounded.
+        case .raw(let text): return (try? JSONParser.parse(text, maxDepth: .max)) ?? .null
         }
     }
 
-    /// Decodes the params straight from their text into `T`, without an intermediate ``JSONValue``.
+    /// Decodes the params into `T` (``JSONValue/decode(as:)``).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        switch storage {
-        case .value(let v): return try v.decode(as: T.self)
-        case .raw(let text): return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-        }
+        try value.decode(as: T.self)
     }
 
     /// Whether two requests carry the same params: equal text, or else equal parsed values (key order and
