@@ -22,8 +22,19 @@ public struct IceCredentials: Hashable, Sendable {
 
     static let iceChars = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
+    /// `count` ice-chars, six random bits each (there are exactly 64 ice-chars, so no bias): ten from one
+    /// `next()` of the generator, which for the system generator is a system call.
     static func randomIceChars(_ count: Int, using generator: inout some RandomNumberGenerator) -> String {
-        String((0..<count).map { _ in iceChars[Int.random(in: 0..<iceChars.count, using: &generator)] })
+        var chars: [Character] = []
+        chars.reserveCapacity(count)
+        var bits: UInt64 = 0, left = 0
+        while chars.count < count {
+            if left == 0 { (bits, left) = (generator.next(), 10) }
+            chars.append(iceChars[Int(bits & 63)])
+            bits >>= 6
+            left -= 1
+        }
+        return String(chars)
     }
 
     /// `true` when both values have a legal length and only ice-chars.
