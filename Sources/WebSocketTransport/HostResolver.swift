@@ -71,7 +71,16 @@ extension HostResolver {
         let outcome = LockedValue<CheckedContinuation<String, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                outcome.withLock { $0 = continuation }
+                // A task cancelled before this point ran its handler with nothing to resume: end here instead.
+                let cancelled = outcome.withLock { pending -> Bool in
+                    if Task.isCancelled { return true }
+                    pending = continuation
+                    return false
+                }
+                if cancelled {
+                    continuation.resume(throwing: TransportError.connectFailed("cancelled"))
+                    return
+                }
                 @Sendable func finish(_ result: Result<String, any Error>) {
                     outcome.withLock { pending in defer { pending = nil }; return pending }?.resume(with: result)
                 }

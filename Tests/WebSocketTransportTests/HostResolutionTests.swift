@@ -107,3 +107,28 @@ import WebSocketTransport
         await echo.stop()
     }
 }
+
+extension HostResolutionTests {
+    @Test func aConnectWhoseTaskIsAlreadyCancelledEndsWithoutWaitingForTheResolver() async throws {
+        // Given a resolver that hangs on slow.test and a budget far beyond the test's deadline
+        var configuration = WebSocketClientConfiguration()
+        configuration.resolver = Self.testResolver
+        configuration.handshakeTimeout = .seconds(600)
+
+        // When the connect runs in a task that was cancelled before it started resolving
+        let outcome = LockedBox<String?>(nil)
+        Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                _ = try await WebSocketConnection.connect(to: "ws://slow.test:9/", configuration: configuration)
+                outcome.mutate { $0 = "connected" }
+            } catch {
+                outcome.mutate { $0 = "\(error)" }
+            }
+        }
+
+        // Then it fails at once instead of waiting out the lookup (or the budget)
+        try await waitUntil("the cancelled connect to end") { outcome.value != nil }
+        #expect(outcome.value?.contains("cancelled") == true, "\(String(describing: outcome.value))")
+    }
+}
