@@ -1,0 +1,76 @@
+import CLibWebSockets
+import DequeModule
+import SignalingSupport
+
+/// Server side: several small queued messages leave in one write, framed here, instead of one `send()` each.
+///
+/// A server's frames are not masked (RFC 6455 §5.1), so framing is a few header bytes in front of each payload.
+/// lws writes its own frames with one system call each; a room broadcast or a join storm queues several messages
+/// for one member between two WRITEABLE callbacks, and that call was over a third of the room server's CPU. A batch
+/// goes to lws as raw bytes (`LWS_WRITE_RAW`, which lws's WebSocket role passes to the socket unframed, buffering
+/// what the socket does not take, as for its own frames), so lws's write path, its partial-write buffering and
+/// its TLS stay in charge. Clients (whose frames lws masks) and messages too big for one frame keep lws's framing.
+extension ConnectionCore {
+    /// Most bytes one batch carries.
+    static let batchLimit = 64 << 10
+
+    /// Takes the queued messages that go out as one batch: at least two, each small enough to be one frame; nil
+    /// when that is not the case (the usual one-frame path then runs). Service thread.
+    func takeBatch() -> [Outbound]? {
+        guard server != nil else { return nil }
+        let frameLimit = min(limits.maxFrameSize, Self.batchLimit)
+        return shared.withLock { s -> [Outbound]? in
+            guard s.outbound.count >= 2 else { return nil }
+            var batch: [Outbound] = []
+            var bytes = 0
+            for next in s.outbound {
+                let size = next.buffer.count - CLWS_PRE
+                guard size <= frameLimit, bytes + size <= Self.batchLimit else { break }
+                batch.append(next)
+                bytes += size
+            }
+            guard batch.count >= 2 else { return nil }
+            s.outbound.removeFirst(batch.count)
+            return batch
+        }
+    }
+
+    /// Writes `batch` as consecutive unmasked frames in one lws write; false when lws refused it (close).
+    func write(batch: [Outbound], on wsi: OpaquePointer) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: CLWS_PRE)
+        bytes.reserveCapacity(CLWS_PRE + batch.reduce(0) { $0 + $1.buffer.count - CLWS_PRE + 10 })
+        for frame in batch {
+            Self.appendHeader(to: &bytes, binary: frame.binary, length: frame.buffer.count - CLWS_PRE)
+            bytes.append(contentsOf: frame.buffer[CLWS_PRE...])
+        }
+        let total = bytes.count - CLWS_PRE
+        let written = bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + CLWS_PRE, total, LWS_WRITE_HTTP)
+        }
+        guard written >= total else { return false }
+        let payload = batch.reduce(0) { $0 + $1.buffer.count - CLWS_PRE }
+        shared.withLock { s in
+            s.outboundBytes -= payload
+            s.batchedMessages += batch.count
+        }
+        for frame in batch { frame.written?(nil) }
+        return true
+    }
+
+    /// An unmasked, final frame header (RFC 6455 §5.2): FIN and the opcode, then the payload length in 7, 7+16 or
+    /// 7+64 bits.
+    static func appendHeader(to bytes: inout [UInt8], binary: Bool, length: Int) {
+        bytes.append(0x80 | (binary ? 0x2 : 0x1))
+        switch length {
+        case ..<126:
+            bytes.append(UInt8(length))
+        case ..<65536:
+            bytes.append(126)
+            bytes.append(UInt8(length >> 8))
+            bytes.append(UInt8(length & 0xFF))
+        default:
+            bytes.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((length >> shift) & 0xFF)) }
+        }
+    }
+}
