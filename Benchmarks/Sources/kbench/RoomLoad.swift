@@ -12,11 +12,13 @@ import SignalingSupport
 /// 3. Chat: 10 rounds; in each, one member of every room sends a message (20 at once). The fan-out latency of a
 ///    message runs from just before `sendMessage` to its last receipt in the room (the sender included, as the
 ///    server broadcasts to the whole room).
+/// 4. One room at a time: 40 messages, each sent once the previous one reached its whole room.
 /// The server's RSS (VmRSS) is read before the first connection and after the join storm; its CPU time
 /// (utime + stime) over the whole run.
 enum RoomLoad {
     static let rooms = 20
-    static let rounds = 10
+    /// Chat rounds: 10, or `KBENCH_CHAT_ROUNDS` (more rounds make the chat phase dominate a profile).
+    static let rounds = Int(ProcessInfo.processInfo.environment["KBENCH_CHAT_ROUNDS"] ?? "") ?? 10
 
     struct Receipt { var count = 0; var last: ContinuousClock.Instant? }
 
@@ -95,6 +97,23 @@ enum RoomLoad {
         }
         let serverCPU = ProcessStats.cpuSeconds(serverPID) - cpuBefore
         let elapsed = seconds(clock.now - runStart)
+
+        // 4. One room at a time (not in the CPU figure): the fan-out of a single message to its room of 50, the
+        //    other 950 clients connected and quiet.
+        var solo = Samples()
+        for index in 0..<(2 * rooms) {
+            let room = index % rooms
+            guard !members[room].isEmpty else { continue }
+            let sender = clients[members[room][(index / rooms + 1) % members[room].count]]
+            let text = "solo\(index)-room\(room)"
+            let start = clock.now
+            try await sender.sendMessage(text)
+            let waitEnd = clock.now + .seconds(20)
+            while clock.now < waitEnd, receipts.withLock({ $0[text]?.count ?? 0 }) < members[room].count {
+                try await Task.sleep(for: .microseconds(200))
+            }
+            if let last = receipts.withLock({ $0[text]?.last }) { solo.add(last - start) }
+        }
         listeners.forEach { $0.cancel() }
         return [
             "clients": count, "rooms": rooms,
@@ -103,6 +122,9 @@ enum RoomLoad {
             "chat_messages": latencies.values.count,
             "chat_fanout_p50_us": round1(latencies.percentile(50)),
             "chat_fanout_p99_us": round1(latencies.percentile(99)),
+            "solo_messages": solo.values.count,
+            "solo_fanout_p50_us": round1(solo.percentile(50)),
+            "solo_fanout_p99_us": round1(solo.percentile(99)),
             "server_rss_before_kib": rssBefore, "server_rss_after_join_kib": rssAfter,
             "server_rss_per_connection_kib": round1(Double(rssAfter - rssBefore) / Double(count)),
             "server_cpu_s": (serverCPU * 1000).rounded() / 1000,
