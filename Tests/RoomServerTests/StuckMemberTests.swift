@@ -102,7 +102,8 @@ import TestSupport
             #expect(note["params"] == ["name": "stuck"])
         }
         // And its socket ends with 1008 once it reads again
-        #expect(try await stuck.drainToEnd() == 1008)
+        let endCode = try await stuck.drainToEnd()
+        #expect(endCode == 1008, "ended with \(String(describing: endCode))")
 
         // And replies and chat kept flowing for the others: every round completed (p99 < 50 ms is the target;
         // bounded loosely here, the exact figure is README's, from a quiet machine)
