@@ -59,38 +59,17 @@ extension JSONValueEncoder {
     }
 
     /// An array's elements.
-    struct UnkeyedContainer: UnkeyedEncodingContainer {
+    struct UnkeyedContainer: UnkeyedEncodingContainer, ScalarSink {
         let node: Node
         let codingPath: [any CodingKey]
         var count: Int { node.elements.count }
 
-        private var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
+        var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
 
-        mutating func encodeNil() { node.elements.append(Node(.null)) }
-        mutating func encode(_ value: Bool) { node.elements.append(Node(.bool(value))) }
-        mutating func encode(_ value: String) { node.elements.append(Node(.string(value))) }
-        mutating func encode(_ value: Int) { node.elements.append(Node(.int(value))) }
-        mutating func encode(_ value: Double) throws {
-            node.elements.append(Node(try JSONValueEncoder.number(value, nextPath)))
-        }
-        mutating func encode(_ value: Float) throws {
-            node.elements.append(Node(try JSONValueEncoder.number(Double(value), nextPath)))
-        }
-        mutating func encode(_ value: Int8) throws { try integer(value) }
-        mutating func encode(_ value: Int16) throws { try integer(value) }
-        mutating func encode(_ value: Int32) throws { try integer(value) }
-        mutating func encode(_ value: Int64) throws { try integer(value) }
-        mutating func encode(_ value: UInt) throws { try integer(value) }
-        mutating func encode(_ value: UInt8) throws { try integer(value) }
-        mutating func encode(_ value: UInt16) throws { try integer(value) }
-        mutating func encode(_ value: UInt32) throws { try integer(value) }
-        mutating func encode(_ value: UInt64) throws { try integer(value) }
+        func put(_ value: JSONValue) { node.elements.append(Node(value)) }
+
         mutating func encode<T: Encodable>(_ value: T) throws {
             node.elements.append(try JSONValueEncoder.box(value, path: nextPath))
-        }
-
-        private func integer<T: BinaryInteger>(_ value: T) throws {
-            node.elements.append(Node(try JSONValueEncoder.number(value, nextPath)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)

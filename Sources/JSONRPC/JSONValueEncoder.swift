@@ -115,31 +115,42 @@ final class JSONValueEncoder: Encoder {
 
 extension JSONValueEncoder {
     /// One value.
-    struct SingleContainer: SingleValueEncodingContainer {
+    struct SingleContainer: SingleValueEncodingContainer, ScalarSink {
         let encoder: JSONValueEncoder
         var codingPath: [any CodingKey] { encoder.codingPath }
+        var nextPath: [any CodingKey] { codingPath }
 
-        mutating func encodeNil() { encoder.set(.null) }
-        mutating func encode(_ value: Bool) { encoder.set(.bool(value)) }
-        mutating func encode(_ value: String) { encoder.set(.string(value)) }
-        mutating func encode(_ value: Double) throws { encoder.set(try JSONValueEncoder.number(value, codingPath)) }
-        mutating func encode(_ value: Float) throws { encoder.set(try JSONValueEncoder.number(Double(value), codingPath)) }
-        mutating func encode(_ value: Int) { encoder.set(.int(value)) }
-        mutating func encode(_ value: Int8) throws { try integer(value) }
-        mutating func encode(_ value: Int16) throws { try integer(value) }
-        mutating func encode(_ value: Int32) throws { try integer(value) }
-        mutating func encode(_ value: Int64) throws { try integer(value) }
-        mutating func encode(_ value: UInt) throws { try integer(value) }
-        mutating func encode(_ value: UInt8) throws { try integer(value) }
-        mutating func encode(_ value: UInt16) throws { try integer(value) }
-        mutating func encode(_ value: UInt32) throws { try integer(value) }
-        mutating func encode(_ value: UInt64) throws { try integer(value) }
+        func put(_ value: JSONValue) { encoder.set(value) }
+
         mutating func encode<T: Encodable>(_ value: T) throws {
             encoder.node = try JSONValueEncoder.box(value, path: codingPath)
         }
-
-        private func integer<T: BinaryInteger>(_ value: T) throws {
-            encoder.set(try JSONValueEncoder.number(value, codingPath))
-        }
     }
+}
+
+/// A container that takes whole values one at a time (a single value, an array's next element): the scalar
+/// `encode` overloads of `SingleValueEncodingContainer` and `UnkeyedEncodingContainer`, written once.
+protocol ScalarSink {
+    /// The coding path of the value `put` receives next.
+    var nextPath: [any CodingKey] { get }
+    /// Takes the next value.
+    mutating func put(_ value: JSONValue)
+}
+
+extension ScalarSink {
+    mutating func encodeNil() { put(.null) }
+    mutating func encode(_ value: Bool) { put(.bool(value)) }
+    mutating func encode(_ value: String) { put(.string(value)) }
+    mutating func encode(_ value: Int) { put(.int(value)) }
+    mutating func encode(_ value: Double) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: Float) throws { put(try JSONValueEncoder.number(Double(value), nextPath)) }
+    mutating func encode(_ value: Int8) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: Int16) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: Int32) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: Int64) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: UInt) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: UInt8) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: UInt16) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: UInt32) throws { put(try JSONValueEncoder.number(value, nextPath)) }
+    mutating func encode(_ value: UInt64) throws { put(try JSONValueEncoder.number(value, nextPath)) }
 }
