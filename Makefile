@@ -93,5 +93,7 @@ bench: deps
 	  $(BENCH_CC) -O2 -Wall -Wextra -o Benchmarks/.build-c/$$program Benchmarks/C/$$program.c \
 	    $$(pkg-config --cflags --libs libwebsockets) || exit 1; \
 	done
+	# The build plan of a path dependency goes stale when the root package gains a source file: plan afresh.
+	rm -f Benchmarks/.build/release.yaml
 	cd Benchmarks && $(SWIFT) build -c release
 	python3 Benchmarks/run.py --clients $(BENCH_CLIENTS)
