@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
+        .library(name: "RoomCluster", targets: ["RoomCluster"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
         .library(name: "TreeClient", targets: ["TreeClient"]),
         .library(name: "SharedObjects", targets: ["SharedObjects"]),
@@ -47,6 +48,8 @@ let package = Package(
         ),
         // Module map over Debian's libsqlite3-dev. Only SharedObjectSQLite imports it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Module map over Debian's libhiredis-dev (0.14). Only RoomCluster imports it.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "SignalingSupport", swiftSettings: strict),
         .target(
             name: "WebSocketTransport",
@@ -81,6 +84,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
+        .target(name: "RoomCluster", dependencies: ["CHiredis", "SignalingSupport"], swiftSettings: strict),
         // Shared objects (issue 11): the wire vocabulary and the client.
         .target(
             name: "SharedObjects",
@@ -184,6 +189,9 @@ let package = Package(
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "RoomClusterTests", dependencies: ["RoomCluster", "SignalingSupport", "TestSupport"], swiftSettings: strict
+        ),
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [

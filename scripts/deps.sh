@@ -8,7 +8,8 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
 missing=()
-for pkg in libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev pkg-config openssl ca-certificates python3; do
+for pkg in libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libhiredis-dev redis-server pkg-config openssl \
+           ca-certificates python3; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 updated=0

@@ -1,0 +1,79 @@
+import Dispatch
+
+/// A Redis connection for commands, usable from any task: each command runs on the connection's own serial queue
+/// (hiredis blocks; the cooperative pool never does), in call order, within `timeout`. A command that finds Redis
+/// gone fails with ``RedisError/unavailable(_:)`` at once or when `timeout` passes, never later; the next command
+/// connects again.
+public final class RedisConnection: @unchecked Sendable {
+    // @unchecked: `context` is read and written only on `queue`, a serial queue.
+    private let queue = DispatchQueue(label: "RoomCluster.RedisConnection")
+    private var context: HiredisContext?
+    /// Where Redis is.
+    public let url: RedisURL
+    /// The bound on connecting and on each command's round trip.
+    public let timeout: Duration
+
+    /// A connection to `url`; it connects on the first command.
+    public init(url: RedisURL, timeout: Duration = .seconds(2)) {
+        self.url = url
+        self.timeout = timeout
+    }
+
+    /// Runs one command (`["HSETNX", key, field, value]`) and returns its reply.
+    public func command(_ arguments: [String]) async throws(RedisError) -> RedisReply {
+        try await run { context throws(RedisError) in try context.command(arguments) }
+    }
+
+    /// Runs one command.
+    public func command(_ arguments: String...) async throws(RedisError) -> RedisReply {
+        try await command(arguments)
+    }
+
+    /// Runs `commands` as one `MULTI`/`EXEC` transaction, with nothing of this connection's in between; returns
+    /// `EXEC`'s replies (`.null` when a `WATCH`ed key changed).
+    public func transaction(_ commands: [[String]]) async throws(RedisError) -> RedisReply {
+        try await run { context throws(RedisError) in
+            _ = try context.command(["MULTI"])
+            do throws(RedisError) {
+                for command in commands { _ = try context.command(command) }
+            } catch {
+                // A command Redis refused to queue: leave MULTI, so the connection serves the next caller.
+                if case .server = error { _ = try? context.command(["DISCARD"]) }
+                throw error
+            }
+            return try context.command(["EXEC"])
+        }
+    }
+
+    /// Closes the socket; a later command connects again.
+    public func close() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.context = nil
+                done.resume()
+            }
+        }
+    }
+
+    private func run(_ body: @escaping @Sendable (HiredisContext) throws(RedisError) -> RedisReply)
+        async throws(RedisError) -> RedisReply
+    {
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<RedisReply, RedisError>, Never>) in
+            queue.async {
+                done.resume(returning: self.onQueue(body))
+            }
+        }
+        return try result.get()
+    }
+
+    /// On `queue`: connects if needed, runs `body`; drops the context after an I/O failure.
+    private func onQueue(_ body: (HiredisContext) throws(RedisError) -> RedisReply) -> Result<RedisReply, RedisError> {
+        do throws(RedisError) {
+            if context == nil { context = try HiredisContext(url: url, timeout: timeout) }
+            return .success(try body(context!))
+        } catch {
+            if case .unavailable = error { context = nil }
+            return .failure(error)
+        }
+    }
+}

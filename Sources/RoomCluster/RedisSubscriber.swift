@@ -1,0 +1,125 @@
+import Foundation
+import SignalingSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Redis pub/sub subscription on a connection and a thread of its own, delivered as an `AsyncStream` in the
+/// order Redis published (the order each publisher sent, per channel).
+///
+/// It says when it is subscribed (``Event/subscribed``) and when it lost Redis (``Event/lost(_:)``): messages
+/// published in between are not delivered, and the reader must resynchronize from the keys. It reconnects by
+/// itself every `retryDelay`. A silent Redis (stopped, or cut off) is noticed by a `PING` every `pingInterval`
+/// that gets no answer within the next interval.
+public final class RedisSubscriber: Sendable {
+    /// What the subscription delivers.
+    public enum Event: Sendable, Hashable {
+        /// Subscribed to every channel and pattern (first, and after each reconnection).
+        case subscribed
+        /// A message on `channel` (for a pattern subscription, the channel it matched).
+        case message(channel: String, payload: String)
+        /// The connection to Redis is gone (with why); messages are lost until ``subscribed`` comes again.
+        case lost(String)
+    }
+
+    /// The events, for one reader. Ends after ``stop()``.
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let stopped = LockedValue(false)
+
+    /// Subscribes to `channels` and `patterns` at `url` and keeps the subscription up until ``stop()``.
+    public init(url: RedisURL, channels: [String], patterns: [String] = [], timeout: Duration = .seconds(2),
+                pingInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(200)) {
+        (events, continuation) = AsyncStream<Event>.makeStream()
+        let loop = SubscriberLoop(url: url, channels: channels, patterns: patterns, timeout: timeout,
+                                  pingInterval: pingInterval, retryDelay: retryDelay, continuation: continuation,
+                                  stopped: stopped)
+        Thread.detachNewThread { loop.run() }
+    }
+
+    deinit { stop() }
+
+    /// Ends the subscription (within a poll interval) and the event stream.
+    public func stop() { stopped.withLock { $0 = true } }
+}
+
+/// The subscriber's thread: connect, subscribe, read with `poll`, ping, reconnect.
+private struct SubscriberLoop: Sendable {
+    let url: RedisURL
+    let channels: [String]
+    let patterns: [String]
+    let timeout: Duration
+    let pingInterval: Duration
+    let retryDelay: Duration
+    let continuation: AsyncStream<RedisSubscriber.Event>.Continuation
+    let stopped: LockedValue<Bool>
+
+    /// How often the thread looks at `stopped` while it waits.
+    static let tick: Duration = .milliseconds(50)
+
+    func run() {
+        var wasSubscribed = true  // the first failure to connect is reported too
+        while !stopped.withLock({ $0 }) {
+            do throws(RedisError) {
+                try session { wasSubscribed = true }
+            } catch {
+                if wasSubscribed { continuation.yield(.lost(error.description)) }
+                wasSubscribed = false
+                pause(retryDelay)
+            }
+        }
+        continuation.finish()
+    }
+
+    /// One connection's life: returns when stopped, throws when Redis is gone. `onSubscribed` runs once every
+    /// subscription is confirmed.
+    private func session(onSubscribed: () -> Void) throws(RedisError) {
+        let context = try HiredisContext(url: url, timeout: timeout)
+        if !channels.isEmpty { try context.append(["SUBSCRIBE"] + channels) }
+        if !patterns.isEmpty { try context.append(["PSUBSCRIBE"] + patterns) }
+        try context.flush()
+        var confirmations = channels.count + patterns.count
+        var lastHeard = ContinuousClock.now
+        var pingSent: ContinuousClock.Instant?
+        while !stopped.withLock({ $0 }) {
+            while let reply = try context.bufferedReply() {
+                lastHeard = .now
+                pingSent = nil
+                guard let parts = reply.array, let kind = parts.first?.string else { continue }
+                switch kind {
+                case "subscribe", "psubscribe":
+                    confirmations -= 1
+                    if confirmations == 0 {
+                        onSubscribed()
+                        continuation.yield(.subscribed)
+                    }
+                case "message" where parts.count == 3:
+                    continuation.yield(.message(channel: parts[1].string ?? "", payload: parts[2].string ?? ""))
+                case "pmessage" where parts.count == 4:
+                    continuation.yield(.message(channel: parts[2].string ?? "", payload: parts[3].string ?? ""))
+                default:
+                    break  // pong
+                }
+            }
+            if let pingSent, ContinuousClock.now - pingSent > pingInterval {
+                throw .unavailable("Redis did not answer a PING within \(pingInterval)")
+            }
+            if pingSent == nil, ContinuousClock.now - lastHeard > pingInterval {
+                try context.append(["PING"])
+                try context.flush()
+                pingSent = .now
+            }
+            var descriptor = pollfd(fd: context.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(Self.tick.components.attoseconds / 1_000_000_000_000_000))
+            if ready > 0 { try context.readAvailable() }
+        }
+    }
+
+    /// Waits `duration`, or less once stopped.
+    private func pause(_ duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end, !stopped.withLock({ $0 }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+}

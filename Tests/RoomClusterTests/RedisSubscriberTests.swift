@@ -1,0 +1,97 @@
+import Foundation
+import RoomCluster
+import SignalingSupport
+import TestSupport
+import Testing
+
+/// Pub/sub on its own connection and thread: order, patterns, loss and recovery.
+@Suite(.enabled(if: redisTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
+struct RedisSubscriberTests {
+    /// A subscriber's events as they arrive, read one at a time with a deadline.
+    final class Events: Sendable {
+        private let arrived = LockedBox<[RedisSubscriber.Event?]>([])  // nil: the stream ended
+        private let cursor = LockedBox(0)
+
+        init(_ subscriber: RedisSubscriber) {
+            let stream = subscriber.events
+            Task { [arrived] in
+                for await event in stream { arrived.mutate { $0.append(event) } }
+                arrived.mutate { $0.append(nil) }
+            }
+        }
+
+        /// The next event; nil once the stream ended.
+        func next() async throws -> RedisSubscriber.Event? {
+            let index = cursor.value
+            try await waitUntil("subscriber event \(index)") { self.arrived.value.count > index }
+            cursor.mutate { $0 += 1 }
+            return arrived.value[index]
+        }
+    }
+
+    @Test func aFastPublishersMessagesArriveOnceEachInOrder() async throws {
+        // Given a subscriber to room:r and a pattern over node channels
+        let (server, url, publisher) = try await redisFixture()
+        let subscriber = RedisSubscriber(url: url, channels: ["room:r"], patterns: ["node:*"])
+        let events = Events(subscriber)
+        #expect(try await events.next() == .subscribed)
+
+        // When 2,000 messages are published as fast as one connection can
+        for index in 0..<2000 { _ = try await publisher.command("PUBLISH", "room:r", "m\(index)") }
+        _ = try await publisher.command("PUBLISH", "node:b", "direct")
+
+        // Then each arrives once, in order, then the pattern's
+        for index in 0..<2000 {
+            #expect(try await events.next() == .message(channel: "room:r", payload: "m\(index)"))
+        }
+        #expect(try await events.next() == .message(channel: "node:b", payload: "direct"))
+        subscriber.stop()
+        await server.stop()
+    }
+
+    @Test func aLostRedisIsReportedAndTheSubscriptionComesBackWithIt() async throws {
+        let (server, url, publisher) = try await redisFixture()
+        let subscriber = RedisSubscriber(url: url, channels: ["room:r"], retryDelay: .milliseconds(50))
+        let events = Events(subscriber)
+        #expect(try await events.next() == .subscribed)
+
+        // When Redis goes away, then comes back
+        await server.stop()
+        guard case .lost? = try await events.next() else { Issue.record("expected lost"); return }
+        try await server.restart()
+
+        // Then the subscriber says it is subscribed again, and messages flow
+        #expect(try await events.next() == .subscribed)
+        _ = try await publisher.command("PUBLISH", "room:r", "after")
+        #expect(try await events.next() == .message(channel: "room:r", payload: "after"))
+        subscriber.stop()
+        await server.stop()
+    }
+
+    @Test func aSilentRedisIsNoticedByThePing() async throws {
+        // Given a subscription with a short ping interval, to a Redis that then stops answering (SIGSTOP)
+        let (server, url, _) = try await redisFixture()
+        let subscriber = RedisSubscriber(url: url, channels: ["room:r"], timeout: .milliseconds(300),
+                                         pingInterval: .milliseconds(200))
+        let events = Events(subscriber)
+        #expect(try await events.next() == .subscribed)
+        server.kill(SIGSTOP)
+
+        // Then the loss is reported, and the subscription returns once Redis answers again
+        guard case .lost? = try await events.next() else { Issue.record("expected lost"); return }
+        server.kill(SIGCONT)
+        #expect(try await events.next() == .subscribed)
+        subscriber.stop()
+        await server.stop()
+    }
+
+    @Test func stopEndsTheStream() async throws {
+        let (server, url, _) = try await redisFixture()
+        let subscriber = RedisSubscriber(url: url, channels: ["c"])
+        let events = Events(subscriber)
+        #expect(try await events.next() == .subscribed)
+        subscriber.stop()
+        #expect(try await events.next() == nil)
+        await server.stop()
+    }
+}
