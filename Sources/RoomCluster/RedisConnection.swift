@@ -29,6 +29,15 @@ public final class RedisConnection: @unchecked Sendable {
         try await command(arguments)
     }
 
+    /// Queues a command and returns at once; synchronous, so a caller can queue under its own lock and commands
+    /// reach Redis in the order they were queued. `completion` (if any) gets the outcome on the connection's queue.
+    public func send(_ arguments: [String], completion: (@Sendable (Result<RedisReply, RedisError>) -> Void)? = nil) {
+        queue.async {
+            let result = self.onQueue { context throws(RedisError) in try context.command(arguments) }
+            completion?(result)
+        }
+    }
+
     /// Runs `commands` as one `MULTI`/`EXEC` transaction, with nothing of this connection's in between; returns
     /// `EXEC`'s replies (`.null` when a `WATCH`ed key changed).
     public func transaction(_ commands: [[String]]) async throws(RedisError) -> RedisReply {

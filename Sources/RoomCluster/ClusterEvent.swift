@@ -1,0 +1,41 @@
+import Foundation
+
+/// A room event from one node to the others, on the room's channel.
+///
+/// `kind` and `payload` belong to the server that uses the cluster (the Room server puts a notification's method
+/// and params there); the cluster adds where it came from and its place in that node's order. Identity is never
+/// taken from a payload: `user` is the participant the origin node holds for its own session.
+public struct ClusterEvent: Sendable, Hashable, Codable {
+    /// The node that sent it (for a dead node's departures: the dead node).
+    public var origin: String
+    /// The room.
+    public var room: String
+    /// Its place in its origin's order: increasing by one per event the origin sent.
+    public var sequence: UInt64
+    /// What happened (``departed`` for a dead node's participant, swept by a survivor).
+    public var kind: String
+    /// The participant it is about.
+    public var user: String
+    /// The server's data, opaque to the cluster.
+    public var payload: String
+
+    /// The kind of the event a survivor sends for each participant of a dead node.
+    public static let departed = "departed"
+
+    /// Creates an event.
+    public init(origin: String, room: String, sequence: UInt64, kind: String, user: String, payload: String) {
+        self.origin = origin
+        self.room = room
+        self.sequence = sequence
+        self.kind = kind
+        self.user = user
+        self.payload = payload
+    }
+
+    var wireText: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
+
+    init?(wireText: String) {
+        guard let event = try? JSONDecoder().decode(ClusterEvent.self, from: Data(wireText.utf8)) else { return nil }
+        self = event
+    }
+}

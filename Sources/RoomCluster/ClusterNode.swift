@@ -1,0 +1,212 @@
+import SignalingSupport
+
+/// One room-server process's place in a cluster: name claims, the room's members across nodes, room events to
+/// and from the other nodes, its heartbeat, and the sweep of dead nodes (DESIGN §9).
+///
+/// - A name is claimed atomically in Redis (``claim(user:room:)``): of two nodes that claim one name at once,
+///   exactly one wins.
+/// - ``post(_:room:user:payload:)`` queues an event synchronously (call it under the lock that orders your state
+///   changes) and the other nodes receive the events of one node in that order, once each (``events``).
+/// - A node that stops renewing its heartbeat for ``ClusterConfiguration/nodeTimeout`` is dead: one survivor
+///   removes its participants and sends ``ClusterEvent/departed`` for each, on the dead node's behalf.
+/// - When Redis goes away, claims and reads fail with ``RedisError/unavailable(_:)``, events are lost, and
+///   ``Incoming/unavailable(_:)`` says so; when it comes back the node registers again every participant it still
+///   holds, then ``Incoming/restored`` tells the server to resynchronize its view of remote members.
+public final class ClusterNode: Sendable {
+    /// What the node hears.
+    public enum Incoming: Sendable, Hashable {
+        /// An event of another node (or a dead node's departure), in that node's order.
+        case event(ClusterEvent)
+        /// Redis is gone: events are lost until ``restored``.
+        case unavailable(String)
+        /// Redis is back and this node's participants are registered again: re-read remote members.
+        case restored
+    }
+
+    /// The configuration it runs with.
+    public let configuration: ClusterConfiguration
+    /// What the node hears, for one reader.
+    public let events: AsyncStream<Incoming>
+    let continuation: AsyncStream<Incoming>.Continuation
+    let keys: ClusterKeys
+    /// Commands and events, in call order.
+    let redis: RedisConnection
+    /// Heartbeats and sweeps, apart so that a long queue of events never delays a heartbeat.
+    let liveness: RedisConnection
+
+    struct State {
+        /// The participants this node holds (room → users) and who of them publishes: registered again after a
+        /// Redis restart.
+        var owned: [String: Set<String>] = [:]
+        var publishing: Set<String> = []  // member entries
+        var sequence: UInt64 = 0
+        var subscriber: RedisSubscriber?
+        var loops: [Task<Void, Never>] = []
+        var dropped = 0
+        var subscribedOnce = false
+        var subscribedWaiter: CheckedContinuation<Bool, Never>?
+    }
+    let state = LockedValue(State())
+
+    /// A node with `configuration`; ``start()`` joins the cluster.
+    public init(configuration: ClusterConfiguration) {
+        self.configuration = configuration
+        keys = ClusterKeys(prefix: configuration.keyPrefix)
+        redis = RedisConnection(url: configuration.redis, timeout: configuration.timeout)
+        liveness = RedisConnection(url: configuration.redis, timeout: configuration.timeout)
+        (events, continuation) = AsyncStream<Incoming>.makeStream()
+    }
+
+    /// Registers the node, subscribes to every room's channel and starts the heartbeat and the sweep; fails with
+    /// ``RedisError`` when Redis cannot be reached.
+    public func start() async throws(RedisError) {
+        try await register()
+        let subscriber = RedisSubscriber(url: configuration.redis, channels: [], patterns: [keys.channelPattern],
+                                         timeout: configuration.timeout, pingInterval: configuration.heartbeatInterval)
+        let listening = Task { await self.listen(to: subscriber) }
+        let beating = Task { await self.heartbeat() }
+        state.withLock { s in
+            s.subscriber = subscriber
+            s.loops = [listening, beating]
+        }
+        // Subscribed before start returns, so no event sent after it is missed.
+        try await waitUntilSubscribed()
+    }
+
+    /// Leaves the cluster: releases every participant it still holds, removes its keys, and stops.
+    public func stop() async {
+        let owned = state.withLock { $0.owned }
+        for (room, users) in owned {
+            for user in users { try? await release(user: user, room: room) }
+        }
+        _ = try? await liveness.transaction([
+            ["DEL", keys.node(configuration.nodeID), keys.nodeMembers(configuration.nodeID)],
+            ["SREM", keys.nodes, configuration.nodeID],
+        ])
+        halt()
+    }
+
+    /// Stops without a goodbye (what a killed process leaves behind: its keys expire and a survivor sweeps them).
+    func halt() {
+        let (subscriber, loops) = state.withLock { s in
+            defer { s.subscriber = nil; s.loops = [] }
+            return (s.subscriber, s.loops)
+        }
+        subscriber?.stop()
+        loops.forEach { $0.cancel() }
+        continuation.finish()
+    }
+
+    // MARK: Names and members
+
+    /// Claims `user` in `room` for this node: true when it is now this node's, false when any node holds it.
+    public func claim(user: String, room: String) async throws(RedisError) -> Bool {
+        let entry = ClusterKeys.entry(room: room, user: user)
+        let reply = try await redis.command([
+            "EVAL", ClusterScripts.claim, "2", keys.members(room), keys.nodeMembers(configuration.nodeID),
+            user, configuration.nodeID, entry,
+        ])
+        guard reply == .integer(1) else { return false }
+        state.withLock { _ = $0.owned[room, default: []].insert(user) }
+        return true
+    }
+
+    /// Gives up `user` in `room` if this node holds it.
+    public func release(user: String, room: String) async throws(RedisError) {
+        let entry = ClusterKeys.entry(room: room, user: user)
+        state.withLock { s in
+            s.owned[room]?.remove(user)
+            if s.owned[room]?.isEmpty == true { s.owned[room] = nil }
+            s.publishing.remove(entry)
+        }
+        _ = try await redis.command([
+            "EVAL", ClusterScripts.release, "3", keys.members(room), keys.publishers(room),
+            keys.nodeMembers(configuration.nodeID), user, configuration.nodeID, entry,
+        ])
+    }
+
+    /// Marks `user` of `room` as publishing or not (what ``members(of:)`` reports).
+    public func setPublishing(_ publishing: Bool, user: String, room: String) async throws(RedisError) {
+        let entry = ClusterKeys.entry(room: room, user: user)
+        state.withLock { s in
+            if publishing { s.publishing.insert(entry) } else { s.publishing.remove(entry) }
+        }
+        _ = try await redis.command([publishing ? "SADD" : "SREM", keys.publishers(room), user])
+    }
+
+    /// A participant of a room and the node that holds it.
+    public struct Member: Sendable, Hashable {
+        /// Its name.
+        public var user: String
+        /// The node that holds its session.
+        public var node: String
+        /// Whether it publishes.
+        public var publishing: Bool
+    }
+
+    /// Every participant of `room` on every node, sorted by name.
+    public func members(of room: String) async throws(RedisError) -> [Member] {
+        let replies = try await redis.transaction([["HGETALL", keys.members(room)], ["SMEMBERS", keys.publishers(room)]])
+        guard let parts = replies.array, parts.count == 2 else { return [] }
+        let publishers = Set((parts[1].array ?? []).compactMap(\.string))
+        let flat = (parts[0].array ?? []).compactMap(\.string)
+        var members: [Member] = []
+        for index in stride(from: 0, to: flat.count - 1, by: 2) {
+            members.append(Member(user: flat[index], node: flat[index + 1], publishing: publishers.contains(flat[index])))
+        }
+        return members.sorted { $0.user < $1.user }
+    }
+
+    // MARK: Events
+
+    /// Queues an event about `user` of `room` for the other nodes and returns at once: events reach them in the
+    /// order of these calls. False when the payload is over ``ClusterConfiguration/maxPayloadBytes`` (not sent).
+    @discardableResult
+    public func post(_ kind: String, room: String, user: String, payload: String) -> Bool {
+        guard payload.utf8.count <= configuration.maxPayloadBytes else { return false }
+        // The sequence is taken and the command queued under one lock: the order of the calls is the order sent.
+        state.withLock { s in
+            s.sequence += 1
+            let event = ClusterEvent(origin: configuration.nodeID, room: room, sequence: s.sequence, kind: kind,
+                                     user: user, payload: payload)
+            redis.send(["PUBLISH", keys.channel(room), event.wireText])
+        }
+        return true
+    }
+
+    /// Events and the connection's state, from the subscriber to ``events``.
+    private func listen(to subscriber: RedisSubscriber) async {
+        var lost = false
+        for await event in subscriber.events {
+            switch event {
+            case .subscribed:
+                state.withLock { s in
+                    s.subscribedOnce = true
+                    s.subscribedWaiter?.resume(returning: true)
+                    s.subscribedWaiter = nil
+                }
+                guard lost else { continue }
+                lost = false
+                // Redis is back (maybe empty, after a restart): register what this node holds again.
+                try? await register()
+                continuation.yield(.restored)
+            case .lost(let reason):
+                guard !lost else { continue }
+                lost = true
+                continuation.yield(.unavailable(reason))
+            case .message(let channel, let payload):
+                guard let room = keys.room(ofChannel: channel), payload.utf8.count <= configuration.maxPayloadBytes + 4096,
+                      let message = ClusterEvent(wireText: payload), message.room == room
+                else {
+                    state.withLock { $0.dropped += 1 }
+                    continue
+                }
+                if message.origin == configuration.nodeID, message.kind != ClusterEvent.departed { continue }
+                continuation.yield(.event(message))
+            }
+        }
+    }
+
+    /// Events that were not the cluster's (another channel, not an event, too big, or a room mismatch): dropped.
+    public var droppedMessages: Int { state.withLock { $0.dropped } }
+}
