@@ -79,7 +79,7 @@ let package = Package(
             name: "RoomServer",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "SharedObjectServer",
+                "SharedObjectServer", "RoomCluster",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -189,6 +189,12 @@ let package = Package(
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ClusterTests",
+            dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager",
+                           "SignalingSupport", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RoomClusterTests", dependencies: ["RoomCluster", "SignalingSupport", "TestSupport"], swiftSettings: strict
         ),

@@ -86,8 +86,9 @@ public final class ClusterNode: Sendable {
         halt()
     }
 
-    /// Stops without a goodbye (what a killed process leaves behind: its keys expire and a survivor sweeps them).
-    func halt() {
+    /// Stops without a goodbye, as a killed process would: its keys expire and a survivor sweeps its participants
+    /// (for failure drills and tests; ``stop()`` is the goodbye).
+    public func halt() {
         let (subscriber, loops) = state.withLock { s in
             defer { s.subscriber = nil; s.loops = [] }
             return (s.subscriber, s.loops)

@@ -1,3 +1,11 @@
+import RoomProtocol
+
+/// A participant of the room that another node of the cluster holds.
+struct RemoteMember: Sendable, Hashable {
+    var node: String
+    var publishing: Bool
+}
+
 /// One room's state in the registry: its participants in join order.
 struct Room: Sendable {
     let name: String
@@ -5,6 +13,8 @@ struct Room: Sendable {
     private(set) var order: [String] = []
     /// Whether ``RoomEvent/roomCreated(room:)`` went out (a first join the authorizer refused never shows).
     var announced = false
+    /// With a cluster: the participants other nodes hold, by name.
+    var remote: [String: RemoteMember] = [:]
 
     init(name: String) { self.name = name }
 
@@ -13,6 +23,11 @@ struct Room: Sendable {
     /// The joined participants, in join order.
     var joined: [Participant] {
         order.compactMap { participants[$0] }.filter { $0.phase == .joined }
+    }
+
+    /// The remote participants as the `joinRoom` result lists them, by name.
+    var remoteListing: [RoomParticipant] {
+        remote.keys.sorted().map { RoomParticipant(id: $0, streams: remote[$0]!.publishing ? [.init()] : []) }
     }
 
     subscript(user: String) -> Participant? {

@@ -1,4 +1,5 @@
 import JSONRPC
+import RoomCluster
 import RoomProtocol
 import SignalingSupport
 
@@ -63,6 +64,7 @@ extension RoomRegistry {
             me.publishing = .live
             events.publish(.participantPublished(room: room.name, user: me.name))
             let note = RoomNotification.participantPublished(.init(id: me.name)).encoded
+            cluster?.post(RoomNotificationMethod.participantPublished.rawValue, room: room.name, user: me.name, payload: "")
             let others = room.joined.filter { $0.name != me.name }
             for other in others { other.outbox.enqueue(note) }
             return (queue, others.map(\.outbox))
@@ -92,6 +94,8 @@ extension RoomRegistry {
             result.released += Self.dropSubscriptions(to: me.name, in: &room)
             events.publish(.participantUnpublished(room: room.name, user: me.name))
             let note = RoomNotification.participantUnpublished(.init(name: me.name)).encoded
+            cluster?.post(RoomNotificationMethod.participantUnpublished.rawValue, room: room.name, user: me.name,
+                          payload: "")
             for other in room.joined where other.name != me.name {
                 other.outbox.enqueue(note)
                 result.flush.append(other.outbox)

@@ -1,4 +1,5 @@
 import JSONRPC
+import RoomCluster
 import RoomProtocol
 
 extension RoomRegistry {
@@ -17,6 +18,8 @@ extension RoomRegistry {
             let note = RoomNotification.sendMessage(message).encoded
             let everyone = room.joined.map(\.outbox)
             for outbox in everyone { outbox.enqueue(note) }
+            cluster?.post(RoomNotificationMethod.sendMessage.rawValue, room: room.name, user: me.name,
+                          payload: params.message)
             return everyone
         }
     }

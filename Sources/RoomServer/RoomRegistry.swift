@@ -1,4 +1,5 @@
 import JSONRPC
+import RoomCluster
 import RoomProtocol
 import SignalingSupport
 
@@ -22,10 +23,14 @@ final class RoomRegistry: Sendable {
     let state = LockedValue(State())
     let limits: RoomServerLimits
     let events: Broadcast<RoomEvent>
+    /// With a cluster: where local changes go to the other nodes, posted under this registry's lock so that they
+    /// leave in the order of the state changes.
+    let cluster: ClusterNode?
 
-    init(limits: RoomServerLimits, events: Broadcast<RoomEvent>) {
+    init(limits: RoomServerLimits, events: Broadcast<RoomEvent>, cluster: ClusterNode? = nil) {
         self.limits = limits
         self.events = events
+        self.cluster = cluster
     }
 
     /// Runs `body` under the lock, keeping its typed error (`LockedValue.withLock` rethrows untyped).
@@ -44,7 +49,7 @@ final class RoomRegistry: Sendable {
             if s.rooms[name] == nil, let max = limits.maxRooms, s.rooms.count >= max {
                 throw RoomError(.roomCannotBeCreated, message: "too many rooms (limit \(max))")
             }
-            if room[user] != nil { throw RoomError.existingUser(user, room: name) }
+            if room[user] != nil || room.remote[user] != nil { throw RoomError.existingUser(user, room: name) }
             if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
                 throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
             }
@@ -73,7 +78,8 @@ final class RoomRegistry: Sendable {
             events.publish(.participantJoined(room: room.name, user: me.name))
             let note = RoomNotification.participantJoined(.init(id: me.name)).encoded
             for other in others { other.outbox.enqueue(note) }
-            return (others.map(\.listing), others.map(\.outbox))
+            cluster?.post(RoomNotificationMethod.participantJoined.rawValue, room: room.name, user: me.name, payload: "")
+            return (others.map(\.listing) + room.remoteListing, others.map(\.outbox))
         }
     }
 
@@ -120,6 +126,8 @@ final class RoomRegistry: Sendable {
     struct Departure: Sendable {
         var released: [MediaEndpointID] = []
         var flush: [NotificationOutbox] = []
+        /// The participants that left (with a cluster, their names are released).
+        var departed: [Membership] = []
     }
 
     /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
@@ -131,8 +139,9 @@ final class RoomRegistry: Sendable {
                   var room = s.rooms[membership.room], let me = room[membership.user]
             else { return nil }
             room[me.name] = nil
-            var result = Departure(released: Self.readyEndpoints(of: me, in: room.name))
+            var result = Departure(released: Self.readyEndpoints(of: me, in: room.name), departed: [membership])
             if me.phase == .joined {
+                cluster?.post(RoomNotificationMethod.participantLeft.rawValue, room: room.name, user: me.name, payload: "")
                 if notifyDeparted {
                     me.outbox.enqueue(.participantEvicted)
                     result.flush.append(me.outbox)
@@ -167,11 +176,13 @@ final class RoomRegistry: Sendable {
             for user in room.order {
                 guard let member = room[user] else { continue }
                 s.members[member.session.id] = nil
+                result.departed.append(Membership(room: name, user: user))
                 result.released += Self.readyEndpoints(of: member, in: name)
                 sessions.append(member.session)
                 guard member.phase == .joined else { continue }
                 member.outbox.enqueue(note)
                 result.flush.append(member.outbox)
+                cluster?.post(RoomNotificationMethod.participantLeft.rawValue, room: name, user: user, payload: "")
                 events.publish(.participantLeft(room: name, user: user, departure: .roomClosed))
             }
             if room.announced { events.publish(.roomClosed(room: name)) }

@@ -1,5 +1,6 @@
 import JSONRPC
 import Logging
+import RoomCluster
 import SharedObjectServer
 import SignalingSupport
 import WebSocketTransport
@@ -40,6 +41,9 @@ extension RoomServer {
         /// then answer -32601). `room:R/…` objects are for the members of room R, whatever the authorizer says.
         /// Default: on, in memory.
         public var sharedObjects: SharedObjectService.Configuration?
+        /// Several room-server processes serving the same rooms through Redis (``RoomCluster/ClusterConfiguration``);
+        /// `nil` (the default): one process, no Redis. See README "Running a cluster" for what is shared.
+        public var cluster: ClusterConfiguration?
         /// Where the server logs; session ids appear only redacted. Default: discards everything.
         public var logger: Logger
         /// The clock of the reconnection window and the JSON-RPC timers.
@@ -58,6 +62,7 @@ extension RoomServer {
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
+            cluster: ClusterConfiguration? = nil,
             logger: Logger = Logger(label: "KurentoSignaling.RoomServer", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: any SignalingClock = SystemClock()
         ) {
@@ -72,6 +77,7 @@ extension RoomServer {
             self.authorizeUpgrade = authorizeUpgrade
             self.customRequest = customRequest
             self.sharedObjects = sharedObjects
+            self.cluster = cluster
             self.logger = logger
             self.clock = clock
         }

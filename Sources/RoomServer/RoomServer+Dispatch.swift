@@ -67,6 +67,9 @@ extension RoomServer {
             return try await publish(params, session: session)
         case .unpublishVideo:
             await settle(try registry.unpublish(session: session))
+            if let membership = registry.membership(of: session) {
+                await markPublishing(false, membership.user, in: membership.room)
+            }
         case .receiveVideoFrom(let params):
             return try await receive(params, session: session)
         case .unsubscribeFromVideo(let params):
@@ -119,6 +122,7 @@ extension RoomServer {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }
+        try await claimInCluster(user: params.user, room: params.room, session: session)
         let (peers, outboxes) = try registry.commitJoin(session: session)
         logger.info("participant joined", metadata: [
             "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",

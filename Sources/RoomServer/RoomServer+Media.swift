@@ -46,6 +46,7 @@ extension RoomServer {
             }
         }
         flush(created.flush + [registry.deliver(answer.candidates, of: endpoint)])
+        if endpoint.endpoint == .publisher { await markPublishing(true, endpoint.owner, in: endpoint.room) }
         return RoomResult.sdpAnswer(answer.sdp).json
     }
 }

@@ -1,4 +1,5 @@
 import JSONRPC
+import RoomCluster
 import Logging
 import WebSocketTransport
 
@@ -29,6 +30,7 @@ extension RoomServer {
         webSocket.authorizeUpgrade = configuration.authorizeUpgrade
         // DESIGN §4: Tree has its own path and router.
         let tree = server.treeRPC
+        try await server.startCluster()
         listener.attach(try await server.rpc.listen(on: webSocket) { $0.path == treePath ? tree : nil })
         configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])
         return server
@@ -55,6 +57,7 @@ extension RoomServer {
     /// the next server) and waits for the handlers still running. Idempotent.
     public func shutdown() async {
         await listener?.shutdown()
+        await cluster?.stop()
         logger.info("room server stopped")
     }
 }

@@ -1,5 +1,6 @@
 import JSONRPC
 import Logging
+import RoomCluster
 import RoomProtocol
 import SharedObjectServer
 import SignalingSupport
@@ -35,6 +36,8 @@ public final class RoomServer: Sendable {
     var logger: Logger { configuration.logger }
     /// The configured backend, called off the event loop (``OffLoopMediaBackend``).
     let media: any MediaBackend
+    /// This process's node of the cluster (``Configuration/cluster``), if any.
+    public let cluster: ClusterNode?
 
     /// Creates a server that serves the connections given to ``serve(_:)``.
     public convenience init(configuration: Configuration) {
@@ -50,7 +53,8 @@ public final class RoomServer: Sendable {
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
             handlerTimeout: configuration.limits.handlerTimeout)
         rpc = JSONRPCServer(configuration: rpcConfiguration)
-        let registry = RoomRegistry(limits: configuration.limits, events: eventHub)
+        cluster = configuration.cluster.map { ClusterNode(configuration: $0) }
+        let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster)
         self.registry = registry
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
@@ -132,10 +136,12 @@ public final class RoomServer: Sendable {
         await settle(departure)
     }
 
-    /// Sends what a state change queued, then releases the endpoints it ended.
+    /// Sends what a state change queued, then releases the endpoints it ended and, with a cluster, the names of
+    /// the participants who left.
     func settle(_ departure: RoomRegistry.Departure) async {
         flush(departure.flush)
         for endpoint in departure.released { await media.release(endpoint) }
+        for gone in departure.departed { await releaseName(gone) }
     }
 
     /// Hands what `outboxes` queued to their connections; returns at once (DESIGN §2: no reply waits for another

@@ -1,0 +1,110 @@
+import JSONRPC
+import RoomCluster
+import RoomProtocol
+import SignalingSupport
+
+extension RoomRegistry {
+    /// After a local join was claimed in the cluster: the room's participants on other nodes, as Redis lists them,
+    /// become the room's remote members (the join result lists them).
+    func seedRemote(room name: String, members: [ClusterNode.Member], node: String) {
+        state.withLock { s in
+            guard var room = s.rooms[name] else { return }
+            room.remote = [:]
+            for member in members where member.node != node && room[member.user] == nil {
+                room.remote[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
+            }
+            s.rooms[name] = room
+        }
+    }
+
+    /// Applies another node's event to the local members of its room: they get the notification it stands for.
+    /// Identity comes from the event's `user`, which the origin node took from its own session; an event about a
+    /// name this node holds locally is ignored. Returns what to flush and release.
+    func apply(_ event: ClusterEvent) -> Departure {
+        state.withLock { s -> Departure in
+            guard var room = s.rooms[event.room], room[event.user] == nil else { return Departure() }
+            var result = Departure()
+            let user = event.user
+            let note: RoomNotification?
+            switch (event.kind, room.remote[user]) {
+            case (RoomNotificationMethod.participantJoined.rawValue, nil):
+                room.remote[user] = RemoteMember(node: event.origin, publishing: false)
+                note = .participantJoined(.init(id: user))
+            case (RoomNotificationMethod.participantLeft.rawValue, _?), (ClusterEvent.departed, _?):
+                room.remote[user] = nil
+                result.released += Self.dropSubscriptions(to: user, in: &room)
+                note = .participantLeft(.init(name: user))
+            case (RoomNotificationMethod.participantPublished.rawValue, var member?):
+                member.publishing = true
+                room.remote[user] = member
+                note = .participantPublished(.init(id: user))
+            case (RoomNotificationMethod.participantUnpublished.rawValue, var member?):
+                member.publishing = false
+                room.remote[user] = member
+                result.released += Self.dropSubscriptions(to: user, in: &room)
+                note = .participantUnpublished(.init(name: user))
+            case (RoomNotificationMethod.sendMessage.rawValue, _?):
+                note = .sendMessage(.init(room: room.name, user: user, message: event.payload))
+            default:
+                // An event about a name this node does not know as remote (a join it has not seen, say) or a kind
+                // it does not serve: nothing to tell anyone.
+                note = nil
+            }
+            s.rooms[room.name] = room
+            guard let note else { return result }
+            let encoded = note.encoded
+            for member in room.joined {
+                member.outbox.enqueue(encoded)
+                result.flush.append(member.outbox)
+            }
+            return result
+        }
+    }
+
+    /// After Redis came back: the room's remote members become what Redis lists, and the local members are told
+    /// the differences (who joined, left, started or stopped publishing meanwhile).
+    func resync(room name: String, members: [ClusterNode.Member], node: String) -> Departure {
+        state.withLock { s -> Departure in
+            guard var room = s.rooms[name] else { return Departure() }
+            var now: [String: RemoteMember] = [:]
+            for member in members where member.node != node && room[member.user] == nil {
+                now[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
+            }
+            var notes: [RoomNotification] = []
+            var result = Departure()
+            for (user, before) in room.remote where now[user] == nil {
+                result.released += Self.dropSubscriptions(to: user, in: &room)
+                if before.publishing { notes.append(.participantUnpublished(.init(name: user))) }
+                notes.append(.participantLeft(.init(name: user)))
+            }
+            for user in now.keys.sorted() {
+                let after = now[user]!
+                switch room.remote[user] {
+                case nil:
+                    notes.append(.participantJoined(.init(id: user)))
+                    if after.publishing { notes.append(.participantPublished(.init(id: user))) }
+                case let before? where before.publishing != after.publishing:
+                    if after.publishing {
+                        notes.append(.participantPublished(.init(id: user)))
+                    } else {
+                        result.released += Self.dropSubscriptions(to: user, in: &room)
+                        notes.append(.participantUnpublished(.init(name: user)))
+                    }
+                default:
+                    break
+                }
+            }
+            room.remote = now
+            s.rooms[name] = room
+            for note in notes {
+                let encoded = note.encoded
+                for member in room.joined { member.outbox.enqueue(encoded) }
+            }
+            if !notes.isEmpty { result.flush = room.joined.map(\.outbox) }
+            return result
+        }
+    }
+
+    /// The rooms that have local members.
+    var localRooms: [String] { state.withLock { Array($0.rooms.keys) } }
+}

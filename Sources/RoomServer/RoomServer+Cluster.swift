@@ -1,0 +1,81 @@
+import JSONRPC
+import Logging
+import RoomCluster
+import RoomProtocol
+
+extension RoomServer {
+    /// The error of a join (or any call that needs Redis) while the cluster's Redis is unavailable.
+    static func clusterUnavailable(_ error: RedisError) -> RPCErrorObject {
+        RPCErrorObject(code: -32000, message: "cluster unavailable", data: .string(error.description))
+    }
+
+    /// Joins the cluster (``Configuration/cluster``): registers this node and starts applying the other nodes'
+    /// events. ``start(_:)`` calls it; call it yourself for a server made with ``init(configuration:)``. Without
+    /// a cluster it does nothing.
+    public func startCluster() async throws(RedisError) {
+        guard let cluster else { return }
+        try await cluster.start()
+        let node = cluster.configuration.nodeID
+        Task { [weak self] in
+            for await incoming in cluster.events {
+                guard let self else { return }
+                switch incoming {
+                case .event(let event):
+                    await self.settle(self.registry.apply(event))
+                case .unavailable(let reason):
+                    self.logger.warning("cluster unavailable", metadata: ["reason": "\(reason)"])
+                case .restored:
+                    self.logger.info("cluster restored: re-reading remote members")
+                    for room in self.registry.localRooms {
+                        guard let members = try? await cluster.members(of: room) else { continue }
+                        await self.settle(self.registry.resync(room: room, members: members, node: node))
+                    }
+                }
+            }
+        }
+        logger.info("joined the cluster", metadata: ["node": "\(node)", "redis": "\(cluster.configuration.redis)"])
+    }
+
+    /// With a cluster: claims the reserved name across every node (104 when another node holds it) and learns the
+    /// room's members on the other nodes. The local reservation is dropped when this fails.
+    func claimInCluster(user: String, room: String, session: ServerSession) async throws {
+        guard let cluster else { return }
+        do {
+            guard try await cluster.claim(user: user, room: room) else {
+                registry.cancelJoin(session: session)
+                throw RoomError.existingUser(user, room: room)
+            }
+            let members = try await cluster.members(of: room)
+            registry.seedRemote(room: room, members: members, node: cluster.configuration.nodeID)
+        } catch let error as RedisError {
+            registry.cancelJoin(session: session)
+            try? await cluster.release(user: user, room: room)
+            throw Self.clusterUnavailable(error)
+        }
+    }
+
+    /// With a cluster: records in Redis whether `user` publishes (what a join on another node lists). The other
+    /// nodes' members were told already, by the event posted with the state change.
+    func markPublishing(_ publishing: Bool, _ user: String, in room: String) async {
+        guard let cluster else { return }
+        do {
+            try await cluster.setPublishing(publishing, user: user, room: room)
+        } catch {
+            logger.warning("cluster: could not record publishing", metadata: ["user": "\(user)", "error": "\(error)"])
+        }
+    }
+
+    /// With a cluster: gives up the name of a participant that left this node.
+    func releaseName(_ membership: RoomRegistry.Membership) async {
+        guard let cluster else { return }
+        do {
+            try await cluster.release(user: membership.user, room: membership.room)
+        } catch {
+            // Redis is away: the name is registered again when it returns only if still held, which it is not;
+            // a Redis that kept its data keeps the stale claim until this node's sweep (logged).
+            logger.warning("cluster: could not release a name", metadata: [
+                "room": "\(membership.room)", "user": "\(membership.user)", "error": "\(error)",
+            ])
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import JSONRPC
+import RoomClient
+import RoomCluster
+import RoomProtocol
+import RoomServer
+import TestSupport
+import Testing
+
+/// One room across room-server nodes sharing a Redis: every member sees one room.
+@Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
+struct ClusterRoomTests {
+    static func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    @Test func membersOnTwoNodesSeeOneRoom() async throws {
+        // Given alice on node 0 and bob on node 1
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0])
+        #expect(try await alice.join() == [])
+        let bob = Member("bob", at: cluster.nodes[1])
+
+        // Then bob's join lists alice, and alice hears bob join
+        #expect(try await bob.join() == ["alice"])
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When bob publishes, then alice hears it, and a later member on node 0 is told bob's stream
+        try await bob.publish()
+        #expect(try await alice.next() == .participantPublished(Peer(identifier: "bob", streams: ["webcam"])))
+        let carol = Member("carol", at: cluster.nodes[0])
+        #expect(try await carol.join() == ["alice", "bob"])
+        #expect(carol.client.peers.first { $0.identifier == "bob" }?.streams == ["webcam"])
+
+        // When alice chats, then bob (other node) and carol (same node) get it, from alice
+        try await alice.client.sendMessage("hello")
+        let bobHeard = [try await bob.next(), try await bob.next()]
+        #expect(bobHeard == [.participantJoined(Peer(identifier: "carol")), .message("hello", from: "alice")], "\(bobHeard)")
+
+        // When bob leaves, then alice and carol hear it
+        try await bob.client.leave()
+        for member in [alice, carol] {
+            #expect(try await member.nextSkippingChatAndJoins() == .participantLeft(Peer(identifier: "bob", streams: ["webcam"])))
+        }
+        await cluster.stop()
+    }
+
+    @Test func aFastSendersMessagesReachMembersOnOtherNodesOnceEachInOrder() async throws {
+        let cluster = try await Cluster.start(nodes: 3)
+        let sender = Member("sender", at: cluster.nodes[0])
+        _ = try await sender.join()
+        let far = Member("far", at: cluster.nodes[1]), farther = Member("farther", at: cluster.nodes[2])
+        _ = try await far.join()
+        _ = try await farther.join()
+        _ = try await far.next()  // farther joined
+        for index in 0..<300 { try await sender.client.sendMessage("m\(index)") }
+        for member in [far, farther] {
+            for index in 0..<300 { #expect(try await member.next() == .message("m\(index)", from: "sender")) }
+        }
+        await cluster.stop()
+    }
+
+    @Test func oneNameJoiningOnTwoNodesAtOnceGetsOneSuccessAndOne104() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        for round in 0..<10 {
+            let first = Member("bob", room: "r\(round)", at: cluster.nodes[0])
+            let second = Member("bob", room: "r\(round)", at: cluster.nodes[1])
+            try await first.client.connect()
+            try await second.client.connect()
+            async let a = Self.outcome { try await first.client.join() }
+            async let b = Self.outcome { try await second.client.join() }
+            let outcomes = await [a, b]
+            #expect(outcomes.filter { (try? $0.get()) != nil }.count == 1, "round \(round)")
+            for case .failure(let error) in outcomes {
+                #expect((error as? RoomError)?.code == .existingUserInRoom, "round \(round): \(error)")
+            }
+            await first.client.disconnect()
+            await second.client.disconnect()
+        }
+        await cluster.stop()
+    }
+
+    @Test func aDeadNodesMembersLeaveForEveryoneElse() async throws {
+        // Given alice on node 0 and bob on node 1
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0])
+        _ = try await alice.join()
+        let bob = Member("bob", at: cluster.nodes[1])
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When node 1 stops taking part without a goodbye (its heartbeat stops; its socket stays up)
+        try #require(cluster.nodes[1].cluster).halt()
+
+        // Then alice hears bob leave once the node's heartbeat expired
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        await cluster.stop()
+    }
+
+    @Test func withRedisDownAJoinGetsClusterUnavailableAndLocalChatGoesOn() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0]), ann = Member("ann", at: cluster.nodes[0])
+        _ = try await alice.join()
+        _ = try await ann.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "ann")))
+
+        // When Redis goes away
+        await cluster.redis.stop()
+
+        // Then a join gets a clear error, never a hang
+        let late = Member("late", at: cluster.nodes[1])
+        try await late.client.connect()
+        let refused = await #expect(throws: RPCError.self) { _ = try await late.client.join() }
+        guard case .remote(let object)? = refused else { Issue.record("\(String(describing: refused))"); return }
+        #expect(object.code == -32000 && object.message == "cluster unavailable")
+
+        // And members of one node still chat
+        try await alice.client.sendMessage("still here")
+        #expect(try await ann.next() == .message("still here", from: "alice"))
+        await cluster.stop()
+    }
+}
