@@ -156,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
+                "RoomServer", "RoomCluster", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

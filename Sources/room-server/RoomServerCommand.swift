@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import Logging
+import RoomCluster
 import RoomServer
 import SharedObjectSQLite
 import SharedObjectServer
@@ -25,9 +26,11 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --max-participants-per-room 4 --reconnection-window 2
               room-server --host 0.0.0.0 --port 8888 --log-level debug
               room-server --shared-objects objects.sqlite
+              room-server --port 8888 --cluster redis://:secret@10.0.0.5:6379/0 --node-id east-1
 
-            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files) \
-            or cannot open the --shared-objects file; 2 usage error (as room-join and tree-join).
+            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
+            cannot open the --shared-objects file, or cannot reach the --cluster Redis; 2 usage error (as room-join \
+            and tree-join).
             """
     )
 
@@ -57,6 +60,15 @@ struct RoomServerCommand: AsyncParsableCommand {
                                + "survive a restart. Without it they live in memory.", valueName: "path"))
     var sharedObjectsPath: String?
 
+    @Option(help: ArgumentHelp("Serve rooms together with other room-server processes through this Redis "
+                               + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret).",
+                               valueName: "url"))
+    var cluster: String?
+
+    @Option(help: ArgumentHelp("This node's name in the cluster (default: host name and process id).",
+                               valueName: "name"))
+    var nodeID: String?
+
     @Option(help: "The least severe level logged to stderr.")
     var logLevel: Logger.Level = .info
 
@@ -70,6 +82,11 @@ struct RoomServerCommand: AsyncParsableCommand {
         }
         guard reconnectionWindow >= 0, reconnectionWindow.isFinite else {
             throw ValidationError("--reconnection-window must be a number of seconds, 0 or more")
+        }
+        if let cluster {
+            do { _ = try RedisURL(parsing: cluster) } catch { throw ValidationError("--cluster: \(error)") }
+        } else if nodeID != nil {
+            throw ValidationError("--node-id goes with --cluster")
         }
     }
 
@@ -91,6 +108,9 @@ struct RoomServerCommand: AsyncParsableCommand {
         let server: RoomServer
         do {
             server = try await RoomServer.start(serverConfiguration(logger: logger, sharedObjectStore: store))
+        } catch let error as RedisError {
+            FileHandle.standardError.write(Data("room-server: --cluster: \(error)\n".utf8))
+            throw ExitCode.failure
         } catch {
             FileHandle.standardError.write(Data("room-server: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode.failure
@@ -114,6 +134,14 @@ struct RoomServerCommand: AsyncParsableCommand {
             maxMessageSize: limits.maxMessageSize,
             sharedObjects: SharedObjectService.Configuration(
                 store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
+            cluster: clusterConfiguration,
             logger: logger)
+    }
+
+    /// `--cluster` and `--node-id` (validated in ``validate()``).
+    var clusterConfiguration: ClusterConfiguration? {
+        guard let cluster, let url = try? RedisURL(parsing: cluster) else { return nil }
+        let node = nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        return ClusterConfiguration(redis: url, nodeID: node)
     }
 }
