@@ -25,6 +25,15 @@ struct Room: Sendable {
         order.compactMap { participants[$0] }.filter { $0.phase == .joined }
     }
 
+    /// Whether `user` is a joined participant here or on another node.
+    func isMember(_ user: String) -> Bool { self[user]?.phase == .joined || remote[user] != nil }
+
+    /// Whether `user` (here or on another node) publishes.
+    func isPublishing(_ user: String) -> Bool {
+        if let local = self[user] { return local.phase == .joined && local.publishing == .live }
+        return remote[user]?.publishing == true
+    }
+
     /// The remote participants as the `joinRoom` result lists them, by name.
     var remoteListing: [RoomParticipant] {
         remote.keys.sorted().map { RoomParticipant(id: $0, streams: remote[$0]!.publishing ? [.init()] : []) }

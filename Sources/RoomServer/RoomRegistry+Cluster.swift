@@ -45,6 +45,14 @@ extension RoomRegistry {
                 note = .participantUnpublished(.init(name: user))
             case (RoomNotificationMethod.sendMessage.rawValue, _?):
                 note = .sendMessage(.init(room: room.name, user: user, message: event.payload))
+            case (RoomNotificationMethod.privateMessage.rawValue, _?):
+                // To one local member only; the sender is the origin node's participant.
+                guard let payload = try? JSONValue(parsing: event.payload), let to = payload["to"]?.stringValue,
+                      let message = payload["message"]?.stringValue, let target = room[to], target.phase == .joined
+                else { return result }
+                target.outbox.enqueue(.privateMessage(.init(user: user, message: message)))
+                result.flush.append(target.outbox)
+                return result
             default:
                 // An event about a name this node does not know as remote (a join it has not seen, say) or a kind
                 // it does not serve: nothing to tell anyone.

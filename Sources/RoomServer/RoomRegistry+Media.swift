@@ -34,17 +34,18 @@ extension RoomRegistry {
     /// yourself or not publishing → 105).
     func beginReceive(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
-            guard let publisher = room[sender.user], publisher.phase == .joined else {
+            // The publisher may be on another node of a cluster: this node's backend answers all the same.
+            guard room.isMember(sender.user) else {
                 throw RoomError(.userNotFound, message: "User '\(sender.user)' not found in room '\(room.name)'")
             }
-            guard publisher.name != me.name, publisher.publishing == .live else {
+            guard sender.user != me.name, room.isPublishing(sender.user) else {
                 throw RoomError(.userNotStreaming, message: "User '\(sender.user)' is not publishing media")
             }
-            let key = RoomEndpoint.subscriber(to: publisher.name)
+            let key = RoomEndpoint.subscriber(to: sender.user)
             switch me.endpoints[key] {
             case nil, .awaiting?: break
             case .creating?, .ready?:
-                throw RoomError(.userGeneric, message: "already receiving from '\(publisher.name)'")
+                throw RoomError(.userGeneric, message: "already receiving from '\(sender.user)'")
             }
             me.endpoints[key] = .creating(Self.queued(me.endpoints[key]))
             return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
@@ -108,7 +109,7 @@ extension RoomRegistry {
     /// 105). Returns the endpoint to release, if the backend had created it.
     func unsubscribe(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID? {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
-            guard room[sender.user]?.phase == .joined else {
+            guard room.isMember(sender.user) else {
                 throw RoomError(.userNotFound, message: "User '\(sender.user)' not found in room '\(room.name)'")
             }
             let key = RoomEndpoint.subscriber(to: sender.user)
@@ -127,7 +128,7 @@ extension RoomRegistry {
     func addCandidate(_ message: RoomIceCandidate, session: ServerSession) throws(RoomError) -> MediaEndpointID? {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             let key = RoomEndpoint(endpointName: message.endpointName, ownName: me.name)
-            if case .subscriber(let user) = key, room[user]?.phase != .joined {
+            if case .subscriber(let user) = key, !room.isMember(user) {
                 throw RoomError(.userNotFound, message: "User '\(user)' not found in room '\(room.name)'")
             }
             let candidate = MediaCandidate(message)

@@ -25,16 +25,22 @@ extension RoomRegistry {
     }
 
     /// Sends a private message to one participant of the caller's room (extension `sendPrivateMessage`): the
-    /// target alone gets `privateMessage` with the sender taken from the session; an unknown target gets 102.
+    /// target alone gets `privateMessage` with the sender taken from the session; an unknown target gets 102. A
+    /// target on another node of a cluster gets it through that node. Returns the outbox to flush, if local.
     func sendPrivate(_ params: SendPrivateMessageParams, session: ServerSession)
-        throws(RoomError) -> NotificationOutbox
+        throws(RoomError) -> NotificationOutbox?
     {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
-            guard let target = room[params.to], target.phase == .joined else {
+            if let target = room[params.to], target.phase == .joined {
+                target.outbox.enqueue(.privateMessage(.init(user: me.name, message: params.message)))
+                return target.outbox
+            }
+            guard room.remote[params.to] != nil, let cluster else {
                 throw RoomError(.userNotFound, message: "User '\(params.to)' not found in room '\(room.name)'")
             }
-            target.outbox.enqueue(.privateMessage(.init(user: me.name, message: params.message)))
-            return target.outbox
+            let payload = JSONValue.object(["to": .string(params.to), "message": .string(params.message)]).jsonText
+            cluster.post(RoomNotificationMethod.privateMessage.rawValue, room: room.name, user: me.name, payload: payload)
+            return nil
         }
     }
 }

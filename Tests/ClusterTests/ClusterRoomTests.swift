@@ -1,4 +1,6 @@
 import JSONRPC
+import PeerManager
+import SDP
 import RoomClient
 import RoomCluster
 import RoomProtocol
@@ -116,6 +118,47 @@ struct ClusterRoomTests {
         // And members of one node still chat
         try await alice.client.sendMessage("still here")
         #expect(try await ann.next() == .message("still here", from: "alice"))
+        await cluster.stop()
+    }
+
+    @Test func aSubscriberReceivesAPublisherOnAnotherNodeUntilItUnpublishes() async throws {
+        // Given bob publishing on node 1 and alice on node 0
+        let cluster = try await Cluster.start(nodes: 2)
+        let bob = Member("bob", at: cluster.nodes[1])
+        _ = try await bob.join()
+        try await bob.publish()
+        let alice = Member("alice", at: cluster.nodes[0])
+        #expect(try await alice.join() == ["bob"])
+
+        // When alice receives bob's video: her node's backend answers
+        let offer = try await PeerManager().generateOffer(for: "bob", media: .audioVideo(direction: .recvonly))
+        let answer = try await alice.client.receiveVideo(from: Peer(identifier: "bob", streams: ["webcam"]), sdpOffer: offer)
+        #expect(answer.hasPrefix("v=0"))
+
+        // When bob unpublishes, then alice hears it, and receiving again is refused with 105
+        try await bob.client.unpublishVideo()
+        #expect(try await alice.next() == .participantUnpublished(Peer(identifier: "bob")))
+        let refused = await #expect(throws: RoomError.self) {
+            _ = try await alice.client.receiveVideo(from: Peer(identifier: "bob", streams: ["webcam"]), sdpOffer: offer)
+        }
+        #expect(refused?.code == .userNotStreaming)
+        await cluster.stop()
+    }
+
+    @Test func aPrivateMessageReachesItsTargetOnAnotherNodeOnly() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0]), ann = Member("ann", at: cluster.nodes[1])
+        let bob = Member("bob", at: cluster.nodes[1])
+        _ = try await alice.join()
+        _ = try await ann.join()
+        _ = try await bob.join()
+        _ = try await ann.next()  // bob joined
+        try await alice.client.sendPrivateMessage("for bob only", to: "bob")
+        try await alice.client.sendMessage("marker")
+        #expect(try await bob.next() == .privateMessage("for bob only", from: "alice"))
+        #expect(try await ann.next() == .message("marker", from: "alice"))
+        let unknown = await #expect(throws: RoomError.self) { try await alice.client.sendPrivateMessage("?", to: "nobody") }
+        #expect(unknown?.code == .userNotFound)
         await cluster.stop()
     }
 }
