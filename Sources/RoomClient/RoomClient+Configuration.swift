@@ -30,6 +30,10 @@ extension RoomClient {
         /// subscriptions, and their answers applied. `nil` (the default): the client publishes
         /// ``RoomEvent/renegotiationNeeded(_:)`` instead.
         public var offerProvider: OfferProvider?
+        /// More endpoints of the same rooms (the other nodes of a room-server cluster), tried in order after
+        /// ``Room/url`` when it does not take a connection (``JSONRPC/FailoverTransport``): a client whose node
+        /// died reconnects to the next and rejoins there. Default: none.
+        public var failoverURLs: [String]
 
         /// Creates a configuration; every argument has the DESIGN §5 default.
         public init(
@@ -42,7 +46,8 @@ extension RoomClient {
             eventBufferLimit: Int = 1024,
             reconnect: JSONRPCClient.ReconnectPolicy = .standard,
             heartbeat: JSONRPCClient.Heartbeat = .standard,
-            offerProvider: OfferProvider? = nil
+            offerProvider: OfferProvider? = nil,
+            failoverURLs: [String] = []
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -54,6 +59,7 @@ extension RoomClient {
             self.reconnect = reconnect
             self.heartbeat = heartbeat
             self.offerProvider = offerProvider
+            self.failoverURLs = failoverURLs
         }
 
         /// The JSON-RPC settings these imply.

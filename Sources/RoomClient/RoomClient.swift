@@ -46,10 +46,13 @@ public final class RoomClient: Sendable {
     var logger: Logger { configuration.logger }
 
     /// Creates a client for `room`, connecting to ``Room/url`` over a WebSocket (TLS, headers and the bearer
-    /// token from `configuration`). Nothing is sent until ``connect()`` or the first call.
+    /// token from `configuration`), or, when it does not take a connection, to the next of
+    /// ``Configuration/failoverURLs``. Nothing is sent until ``connect()`` or the first call.
     public convenience init(room: Room, configuration: Configuration = .init()) {
-        let transport = WebSocketMessageTransport(url: room.url,
-                                                  configuration: configuration.webSocketWithAuthorization)
+        let transports = ([room.url] + configuration.failoverURLs).map { url in
+            WebSocketMessageTransport(url: url, configuration: configuration.webSocketWithAuthorization)
+        }
+        let transport: any MessageTransport = transports.count == 1 ? transports[0] : FailoverTransport(transports)
         self.init(room: room, transport: transport, configuration: configuration)
     }
 

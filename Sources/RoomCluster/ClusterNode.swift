@@ -44,6 +44,8 @@ public final class ClusterNode: Sendable {
         var loops: [Task<Void, Never>] = []
         var dropped = 0
         var subscribedOnce = false
+        /// ``halt()`` ran: the node is gone, with no goodbye to say.
+        var halted = false
         var subscribedWaiter: CheckedContinuation<Bool, Never>?
     }
     let state = LockedValue(State())
@@ -73,11 +75,16 @@ public final class ClusterNode: Sendable {
         try await waitUntilSubscribed()
     }
 
-    /// Leaves the cluster: releases every participant it still holds, removes its keys, and stops.
+    /// Leaves the cluster: every participant it still holds departs (``ClusterEvent/departed`` to the other nodes)
+    /// and is released, its keys are removed, and it stops.
     public func stop() async {
-        let owned = state.withLock { $0.owned }
+        let (owned, halted) = state.withLock { ($0.owned, $0.halted) }
+        guard !halted else { return }
         for (room, users) in owned {
-            for user in users { try? await release(user: user, room: room) }
+            for user in users {
+                post(ClusterEvent.departed, room: room, user: user, payload: "")
+                try? await release(user: user, room: room)
+            }
         }
         _ = try? await liveness.transaction([
             ["DEL", keys.node(configuration.nodeID), keys.nodeMembers(configuration.nodeID)],
@@ -90,7 +97,7 @@ public final class ClusterNode: Sendable {
     /// (for failure drills and tests; ``stop()`` is the goodbye).
     public func halt() {
         let (subscriber, loops) = state.withLock { s in
-            defer { s.subscriber = nil; s.loops = [] }
+            defer { s.subscriber = nil; s.loops = []; s.halted = true }
             return (s.subscriber, s.loops)
         }
         subscriber?.stop()

@@ -11,6 +11,7 @@ extension RoomJoin {
     func run() async throws {
         var media = Media()
         var configuration = connection.configuration
+        configuration.failoverURLs = Array(urls.dropFirst())
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)

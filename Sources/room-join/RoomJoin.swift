@@ -24,8 +24,14 @@ struct RoomJoin: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The room server's WebSocket endpoint, e.g. ws://127.0.0.1:8443/room.")
-    var url: String
+    @Argument(help: ArgumentHelp(
+        "The room server's WebSocket endpoint, e.g. ws://127.0.0.1:8443/room; more endpoints (the other nodes of a "
+            + "room-server cluster) are tried in order when one does not take a connection, and the user rejoins "
+            + "there.", valueName: "url"))
+    var urls: [String] = []
+
+    /// The first endpoint.
+    var url: String { urls.first ?? "" }
 
     @Option(help: "The room to join (created on first join).")
     var room: String
@@ -73,6 +79,7 @@ struct RoomJoin: AsyncParsableCommand {
     var duration: Double?
 
     func validate() throws {
+        guard !urls.isEmpty else { throw ValidationError("Missing expected argument '<url>'") }
         for (name, value) in [("--wait-timeout", waitTimeout), ("--duration", duration ?? 1)] {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number") }
         }

@@ -43,9 +43,10 @@ final class Member: Sendable {
     private let inbox = LockedBox<[ClientEvent]>([])
     private let cursor = LockedBox(0)
 
-    init(_ name: String, room: String = "demo", at node: RoomServer) {
+    init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
         self.name = name
-        client = RoomClient(room: Room(username: name, roomName: room, url: node.url))
+        client = RoomClient(room: Room(username: name, roomName: room, url: node.url),
+                            configuration: .init(failoverURLs: failover))
         let events = client.events
         Task { [inbox] in
             do {

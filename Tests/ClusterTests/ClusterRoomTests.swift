@@ -153,12 +153,57 @@ struct ClusterRoomTests {
         _ = try await ann.join()
         _ = try await bob.join()
         _ = try await ann.next()  // bob joined
+        // (once alice's node has heard of bob: until then bob is unknown there, 102)
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "ann")))
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
         try await alice.client.sendPrivateMessage("for bob only", to: "bob")
         try await alice.client.sendMessage("marker")
         #expect(try await bob.next() == .privateMessage("for bob only", from: "alice"))
         #expect(try await ann.next() == .message("marker", from: "alice"))
         let unknown = await #expect(throws: RoomError.self) { try await alice.client.sendPrivateMessage("?", to: "nobody") }
         #expect(unknown?.code == .userNotFound)
+        await cluster.stop()
+    }
+
+    @Test func aClientOfAStoppedNodeFailsOverToTheNextAndRejoins() async throws {
+        // Given alice on node 0, and bob on node 1 with node 0 as his failover
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0])
+        _ = try await alice.join()
+        let bob = Member("bob", at: cluster.nodes[1], failover: [cluster.nodes[0].url])
+        #expect(try await bob.join() == ["alice"])
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When node 1 shuts down
+        await cluster.nodes[1].shutdown()
+
+        // Then alice sees bob leave, and come back once his client rejoined through node 0
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        try await waitUntil("bob's rejoined client to list alice") { bob.client.peers.map(\.identifier) == ["alice"] }
+        try await alice.client.sendMessage("welcome back")
+        var heard = try await bob.next()
+        while case .participantJoined = heard { heard = try await bob.next() }
+        #expect(heard == .message("welcome back", from: "alice"))
+        await cluster.stop()
+    }
+
+    @Test func aClientOfAKilledNodeFailsOverAndRejoinsOnceTheClusterFreedItsName() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0])
+        _ = try await alice.join()
+        let bob = Member("bob", at: cluster.nodes[1], failover: [cluster.nodes[0].url])
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When node 1 dies without a goodbye (its heartbeat stops, its sockets close)
+        try #require(cluster.nodes[1].cluster).halt()
+        await cluster.nodes[1].shutdown()
+
+        // Then bob's name is freed by the sweep, alice sees him leave, and his client rejoins through node 0
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        try await waitUntil("bob's rejoined client to list alice") { bob.client.peers.map(\.identifier) == ["alice"] }
         await cluster.stop()
     }
 }
