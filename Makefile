@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test leaks demo tsan asan fuzz idle-cpu bench clean
+.PHONY: deps build test leaks demo cluster-demo tsan asan fuzz idle-cpu bench clean
 
 deps:
 	bash scripts/deps.sh
@@ -23,6 +23,10 @@ leaks: deps
 
 demo: deps
 	bash scripts/demo.sh
+
+# One room across three room-server nodes on a Redis of its own; one node is killed and its user fails over.
+cluster-demo: deps
+	bash scripts/cluster-demo.sh
 
 # ThreadSanitizer over the whole suite, serially (as `make test`), in its own build folder (kept out of .ci/run).
 # Deadlines stretch 6x (KS_DEADLINE_SCALE). The child binaries the CLI tests run are TSan builds too: a report
