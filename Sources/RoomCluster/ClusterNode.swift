@@ -78,8 +78,13 @@ public final class ClusterNode: Sendable {
     /// Leaves the cluster: every participant it still holds departs (``ClusterEvent/departed`` to the other nodes)
     /// and is released, its keys are removed, and it stops.
     public func stop() async {
-        let (owned, halted) = state.withLock { ($0.owned, $0.halted) }
+        let (owned, halted, loops) = state.withLock { ($0.owned, $0.halted, $0.loops) }
         guard !halted else { return }
+        // The heartbeat ends first, so that it cannot add the node back after it was removed.
+        for loop in loops {
+            loop.cancel()
+        }
+        if let beating = loops.last { await beating.value }
         for (room, users) in owned {
             for user in users {
                 post(ClusterEvent.departed, room: room, user: user, payload: "")

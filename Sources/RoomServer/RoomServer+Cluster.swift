@@ -20,6 +20,8 @@ extension RoomServer {
             for await incoming in cluster.events {
                 guard let self else { return }
                 switch incoming {
+                case .event(let event) where event.kind == RoomNotificationMethod.roomClosed.rawValue:
+                    await self.closeLocalRoom(event.room)
                 case .event(let event):
                     await self.settle(self.registry.apply(event))
                 case .unavailable(let reason):

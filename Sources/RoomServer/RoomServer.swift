@@ -104,8 +104,16 @@ public final class RoomServer: Sendable {
 
     /// Closes `room` for the application: every member gets `roomClosed`, and then its socket is closed with
     /// 1000. Returns `false` for an unknown room.
+    /// With a cluster, the room closes on every node.
     @discardableResult
     public func closeRoom(_ room: String) async -> Bool {
+        cluster?.post(RoomNotificationMethod.roomClosed.rawValue, room: room, user: "", payload: "")
+        return await closeLocalRoom(room)
+    }
+
+    /// Closes `room`'s local part (``closeRoom(_:)``, or another node closed it).
+    @discardableResult
+    func closeLocalRoom(_ room: String) async -> Bool {
         guard let (sessions, departure) = registry.close(room: room) else { return false }
         logger.info("room closed by the application", metadata: ["room": "\(room)"])
         await settle(departure)

@@ -206,4 +206,18 @@ struct ClusterRoomTests {
         try await waitUntil("bob's rejoined client to list alice") { bob.client.peers.map(\.identifier) == ["alice"] }
         await cluster.stop()
     }
+
+    @Test func closingARoomOnOneNodeClosesItOnEveryNode() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
+        _ = try await alice.join()
+        _ = try await bob.join()
+        #expect(await cluster.nodes[0].closeRoom("demo"))
+        #expect(try await bob.nextSkippingChatAndJoins() == .roomClosed(room: "demo"))
+        #expect(try await alice.nextSkippingChatAndJoins() == .roomClosed(room: "demo"))
+        try await waitUntil("the room to be gone on both nodes") {
+            cluster.nodes.allSatisfy { $0.rooms["demo"] == nil }
+        }
+        await cluster.stop()
+    }
 }
