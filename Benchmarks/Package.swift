@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "WebSocketTransport", package: root),
                 .product(name: "JSONRPC", package: root),
                 .product(name: "RoomServer", package: root),
+                .product(name: "RoomCluster", package: root),
                 .product(name: "RoomClient", package: root),
                 .product(name: "PeerManager", package: root),
                 .product(name: "SDP", package: root),

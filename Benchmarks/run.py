@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from harness.cluster import cluster_load, cluster_rows, cluster_targets
 from harness.echo import PAIRS, echo_rounds, fmt_echo
 from harness.instructions import per_round_trip
 from harness.processes import HERE, KBENCH, SDP, Server, raise_open_file_limit, run_json
@@ -140,11 +141,13 @@ def main():
         pass
     echo = echo_rounds(args.seconds, args.repeats)
     load = room_load(args.clients)
+    cluster = cluster_load()
     idle_result = idle(args.idle_seconds)
     sdp = run_json([SDP, "--json"], 120)["sdp"]
     counts = per_round_trip(args.callgrind_calls) if args.callgrind_calls > 0 else {"error": "--callgrind-calls 0"}
     derived = {mode: derive(echo[mode]) for mode in echo}
     goals = targets(derived, echo, sdp, load, idle_result, args.clients)
+    goals += [{"target": name, "pinned": None, "unpinned": verdict} for name, verdict in cluster_targets(cluster)]
     machine["loadavg_at_end"] = os.getloadavg()[0]
 
     table = [("#", "Measurement", "Pinned (taskset -c 0)", "Unpinned")]
@@ -153,6 +156,7 @@ def main():
     table += [("2", name, str(derived["pinned"][key]), str(derived["unpinned"][key]))
               for key, name in DERIVED_NAMES.items()]
     table += room_rows(load, args.clients) + sdp_rows(sdp) + idle_rows(idle_result) + instruction_rows(counts)
+    table += cluster_rows(cluster)
     table += target_rows(goals)
 
     widths = [max(len(row[i]) for row in table) for i in range(4)]
@@ -164,7 +168,7 @@ def main():
           f"{args.callgrind_calls} sequential calls minus 0")
     print("\n".join(lines))
     results = {"machine": machine, "seconds": args.seconds, "repeats": args.repeats, "clients": args.clients,
-               "echo": echo, "derived": derived, "room_load": load, "sdp": sdp, "idle": idle_result,
+               "echo": echo, "derived": derived, "room_load": load, "cluster": cluster, "sdp": sdp, "idle": idle_result,
                "instructions_per_round_trip": counts, "targets": goals,
                "elapsed_s": round(time.monotonic() - started, 1)}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -1,11 +1,12 @@
 import Foundation
+import RoomCluster
 
 /// The Swift side of `make bench` (issue 9). Benchmarks/run.py starts each mode as its own process.
 ///
 /// Servers print their URL as the first stdout line and serve until SIGTERM or SIGINT:
 /// - `kbench raw-server`: our transport's raw echo (every message sent back as it came, no JSON-RPC);
 /// - `kbench rpc-server`: the code of Examples/jsonrpc-echo-server (plain JSON-RPC 2.0, `echo` returns params);
-/// - `kbench room-server`: an embedded ``RoomServer/RoomServer`` with the ``RoomServer/SimulatedMediaBackend``;
+/// - `kbench room-server [REDIS_URL NODE_ID]`: (with a cluster node's settings when given) an embedded ``RoomServer/RoomServer`` with the ``RoomServer/SimulatedMediaBackend``;
 /// - `kbench nio-server`: the SwiftNIO baseline, a plain JSON-RPC 2.0 echo on NIOWebSocket with Codable.
 ///
 /// Clients print one JSON object on stdout:
@@ -15,7 +16,8 @@ import Foundation
 /// - `kbench nio-client URL SECONDS`: the same calls with the SwiftNIO baseline client;
 /// - `kbench rpc-client|nio-client URL --calls N`: N sequential calls only (after one warm-up call), for
 ///   instruction counts under callgrind;
-/// - `kbench room-load URL SERVER_PID CLIENTS`: join storm, publish and chat fan-out against a room server;
+/// - `kbench room-load URL[,URL…] SERVER_PID[,PID…] CLIENTS [REDIS_URL]`: join storm, publish and chat fan-out
+///   against a room server, or the nodes of a cluster (clients spread over them; Redis commands counted);
 /// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM.
 @main
 enum KBench {
@@ -44,18 +46,22 @@ enum KBench {
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
         let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
-        guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") }) ?? (needed == 0) else { usage() }
+        guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") || $0.hasPrefix("redis://") }) ?? (needed == 0)
+        else { usage() }
         switch mode {
         case "raw-server": try await Servers.raw()
         case "rpc-server": try await Servers.rpc()
-        case "room-server": try await Servers.room()
+        case "room-server": try await Servers.room(cluster: rest.count >= 2 ? (rest[0], rest[1]) : nil)
         case "nio-server": try await Servers.nio()
         case "raw-client": emit(try await EchoClients.raw(url: rest[0], seconds: Double(rest[1]) ?? 2))
         case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest)))
         case "rpc-loop-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest), onLoop: true))
         case "nio-client": emit(try await EchoClients.nio(url: rest[0], run: clientRun(rest)))
         case "room-load":
-            emit(try await RoomLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, clients: Int(rest[2]) ?? 200))
+            emit(try await RoomLoad.run(
+                urls: rest[0].split(separator: ",").map(String.init),
+                serverPIDs: rest[1].split(separator: ",").map { Int32($0) ?? 0 }, clients: Int(rest[2]) ?? 200,
+                redis: rest.count > 3 ? try RedisURL(parsing: rest[3]) : nil))
         case "idle-client": try await EchoClients.idle(url: rest[0], connections: Int(rest[1]) ?? 1)
         default: usage()
         }

@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import PeerManager
 import RoomClient
+import RoomCluster
 import SDP
 import SignalingSupport
 
@@ -22,14 +23,20 @@ enum RoomLoad {
 
     struct Receipt { var count = 0; var last: ContinuousClock.Instant? }
 
-    static func run(url: String, serverPID: Int32, clients count: Int) async throws -> [String: Any] {
+    /// With several `urls` (the nodes of a cluster), client `i` dials node `i % urls.count`, so every room has
+    /// members on every node; RSS and CPU are summed over `serverPIDs`. With `redis`, the Redis commands of the
+    /// join storm and of the chat rounds are counted (`INFO stats`).
+    static func run(urls: [String], serverPIDs: [Int32], clients count: Int, redis: RedisURL? = nil)
+        async throws -> [String: Any]
+    {
         let clock = ContinuousClock()
-        let rssBefore = ProcessStats.residentKiB(serverPID)
-        let cpuBefore = ProcessStats.cpuSeconds(serverPID)
+        let rssBefore = serverPIDs.reduce(0) { $0 + ProcessStats.residentKiB($1) }
+        let cpuBefore = serverPIDs.reduce(0) { $0 + ProcessStats.cpuSeconds($1) }
+        let commands = redis.map { RedisConnection(url: $0) }
         let runStart = clock.now
         let configuration = RoomClient.Configuration(requestTimeout: .seconds(60), retries: 0, eventBufferLimit: 4096)
         let clients = (0..<count).map { index in
-            RoomClient(room: Room(username: "user\(index)", roomName: "room\(index % rooms)", url: url),
+            RoomClient(room: Room(username: "user\(index)", roomName: "room\(index % rooms)", url: urls[index % urls.count]),
                        configuration: configuration)
         }
         let receipts = LockedValue<[String: Receipt]>([:])
@@ -45,12 +52,14 @@ enum RoomLoad {
         }
 
         // 1. Join storm.
+        let commandsBeforeJoin = await processedCommands(commands)
         let joinStart = clock.now
         try await withThrowingDiscardingTaskGroup { group in
             for client in clients { group.addTask { try await client.join() } }
         }
         let joinSeconds = seconds(clock.now - joinStart)
-        let rssAfter = ProcessStats.residentKiB(serverPID)
+        let commandsAfterJoin = await processedCommands(commands)
+        let rssAfter = serverPIDs.reduce(0) { $0 + ProcessStats.residentKiB($1) }
 
         // 2. Publish.
         var generator = SeededRandomNumberGenerator(seed: 3)
@@ -65,6 +74,7 @@ enum RoomLoad {
         let publishSeconds = seconds(clock.now - publishStart)
 
         // 3. Chat fan-out.
+        let commandsBeforeChat = await processedCommands(commands)
         var latencies = Samples()
         let members = (0..<rooms).map { room in Array(stride(from: room, to: count, by: rooms)) }
         for round in 0..<rounds {
@@ -95,7 +105,8 @@ enum RoomLoad {
                 }
             }
         }
-        let serverCPU = ProcessStats.cpuSeconds(serverPID) - cpuBefore
+        let commandsAfterChat = await processedCommands(commands)
+        let serverCPU = serverPIDs.reduce(0) { $0 + ProcessStats.cpuSeconds($1) } - cpuBefore
         let elapsed = seconds(clock.now - runStart)
 
         // 4. One room at a time (not in the CPU figure): the fan-out of a single message to its room of 50, the
@@ -115,7 +126,16 @@ enum RoomLoad {
             if let last = receipts.withLock({ $0[text]?.last }) { solo.add(last - start) }
         }
         listeners.forEach { $0.cancel() }
-        return [
+        var redisFigures: [String: Any] = [:]
+        if let before = commandsBeforeJoin, let afterJoin = commandsAfterJoin, let beforeChat = commandsBeforeChat,
+           let afterChat = commandsAfterChat {
+            // (each INFO call counts one command itself)
+            redisFigures["redis_commands_per_join"] = round1(Double(afterJoin - before - 1) / Double(count))
+            redisFigures["redis_commands_per_chat_message"] =
+                round1(Double(afterChat - beforeChat - 1) / Double(max(1, latencies.values.count)))
+        }
+        return redisFigures.merging([
+            "nodes": urls.count,
             "clients": count, "rooms": rooms,
             "join_storm_s": (joinSeconds * 1000).rounded() / 1000,
             "publish_s": (publishSeconds * 1000).rounded() / 1000,
@@ -129,6 +149,15 @@ enum RoomLoad {
             "server_rss_per_connection_kib": round1(Double(rssAfter - rssBefore) / Double(count)),
             "server_cpu_s": (serverCPU * 1000).rounded() / 1000,
             "elapsed_s": (elapsed * 1000).rounded() / 1000,
-        ]
+        ]) { first, _ in first }
+    }
+
+    /// Redis's `total_commands_processed`, or nil without Redis.
+    static func processedCommands(_ redis: RedisConnection?) async -> Int? {
+        guard let redis, let info = try? await redis.command("INFO", "stats").string else { return nil }
+        for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("total_commands_processed:") {
+            return Int(line.dropFirst("total_commands_processed:".count))
+        }
+        return nil
     }
 }

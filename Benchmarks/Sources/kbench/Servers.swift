@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import NIOCore
+import RoomCluster
 import RoomServer
 import SignalingSupport
 import WebSocketTransport
@@ -38,9 +39,11 @@ enum Servers {
         exit(0)
     }
 
-    /// An embedded room server with the simulated media backend and default limits.
-    static func room() async throws {
-        let server = try await RoomServer.start(.init())
+    /// An embedded room server with the simulated media backend and default limits; with `cluster`
+    /// (Redis URL, node id), a node of that cluster.
+    static func room(cluster: (String, String)?) async throws {
+        let node = try cluster.map { ClusterConfiguration(redis: try RedisURL(parsing: $0.0), nodeID: $0.1) }
+        let server = try await RoomServer.start(.init(cluster: node))
         announce(server.url)
         await waitForSignal()
         exit(0)
