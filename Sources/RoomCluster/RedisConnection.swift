@@ -75,14 +75,30 @@ public final class RedisConnection: @unchecked Sendable {
         return try result.get()
     }
 
-    /// On `queue`: connects if needed, runs `body`; drops the context after an I/O failure.
+    /// On `queue`: connects if needed, runs `body`; drops the context after an I/O failure. A connection that
+    /// Redis closed while idle (a restart) fails the first command sent on it without Redis having seen it: that
+    /// one command is sent again on a new connection. A timeout is never retried (Redis may have run it).
     private func onQueue(_ body: (HiredisContext) throws(RedisError) -> RedisReply) -> Result<RedisReply, RedisError> {
+        let reused = context != nil
         do throws(RedisError) {
             if context == nil { context = try HiredisContext(url: url, timeout: timeout) }
             return .success(try body(context!))
         } catch {
-            if case .unavailable = error { context = nil }
-            return .failure(error)
+            guard case .unavailable(let reason) = error else { return .failure(error) }
+            context = nil
+            guard reused, Self.closedByPeer(reason) else { return .failure(error) }
+            do throws(RedisError) {
+                context = try HiredisContext(url: url, timeout: timeout)
+                return .success(try body(context!))
+            } catch {
+                if case .unavailable = error { context = nil }
+                return .failure(error)
+            }
         }
+    }
+
+    /// Whether hiredis's error says the peer closed the connection (not a timeout).
+    static func closedByPeer(_ reason: String) -> Bool {
+        ["Server closed the connection", "Connection reset by peer", "Broken pipe"].contains { reason.contains($0) }
     }
 }

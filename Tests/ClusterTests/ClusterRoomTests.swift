@@ -220,4 +220,22 @@ struct ClusterRoomTests {
         }
         await cluster.stop()
     }
+
+    @Test func aLeaveDuringARedisOutageReachesTheOtherNodesMembersWhenRedisReturns() async throws {
+        // Given alice on node 0 and bob on node 1
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
+        _ = try await alice.join()
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When Redis goes away, bob leaves meanwhile (the event is lost), and Redis comes back empty
+        await cluster.redis.stop()
+        try await bob.client.leave()
+        try await cluster.redis.restart()
+
+        // Then alice, who missed bob's departure, is told once the nodes registered their participants again
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        await cluster.stop()
+    }
 }
