@@ -51,9 +51,15 @@ extension ClusterNode {
             try? await Task.sleep(for: configuration.heartbeatInterval)
             if Task.isCancelled { return }
             let id = configuration.nodeID
+            // GET: the key's previous value; none means it had expired (this node was stopped or cut off longer
+            // than its timeout) or Redis lost it, and the survivors may have swept this node's participants.
             let renewed = try? await liveness.command(
-                "SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout)))
-            guard renewed != nil else { continue }  // Redis is away: the subscriber reports it
+                "SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout)), "GET")
+            guard let renewed else { continue }  // Redis is away: the subscriber reports it
+            if renewed == .null, state.withLock({ $0.subscribedOnce }) {
+                // Presumed dead: register every participant again and have the server announce them.
+                if (try? await register()) != nil { continuation.yield(.restored) }
+            }
             _ = try? await liveness.command("SADD", keys.nodes, id)
             try? await sweep()
         }

@@ -19,7 +19,8 @@ public final class ClusterNode: Sendable {
         case event(ClusterEvent)
         /// Redis is gone: events are lost until ``restored``.
         case unavailable(String)
-        /// Redis is back and this node's participants are registered again: re-read remote members.
+        /// Redis is back, or this node was presumed dead and is back, and its participants are registered again:
+        /// announce them again (events sent meanwhile were lost) and re-read the remote members.
         case restored
     }
 

@@ -113,6 +113,24 @@ extension RoomRegistry {
         }
     }
 
+    /// Tells the other nodes again about every joined local member and its stream (after a Redis restart, or after
+    /// this node was presumed dead): a node that already knows one ignores it, one that swept it adds it back.
+    func announceLocalMembers() {
+        guard let cluster else { return }
+        state.withLock { s in
+            for room in s.rooms.values {
+                for member in room.joined {
+                    cluster.post(RoomNotificationMethod.participantJoined.rawValue, room: room.name, user: member.name,
+                                 payload: "")
+                    if member.publishing == .live {
+                        cluster.post(RoomNotificationMethod.participantPublished.rawValue, room: room.name,
+                                     user: member.name, payload: "")
+                    }
+                }
+            }
+        }
+    }
+
     /// The rooms that have local members.
     var localRooms: [String] { state.withLock { Array($0.rooms.keys) } }
 }

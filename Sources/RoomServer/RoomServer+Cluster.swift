@@ -27,7 +27,8 @@ extension RoomServer {
                 case .unavailable(let reason):
                     self.logger.warning("cluster unavailable", metadata: ["reason": "\(reason)"])
                 case .restored:
-                    self.logger.info("cluster restored: re-reading remote members")
+                    self.logger.info("cluster restored: announcing local members, re-reading remote members")
+                    self.registry.announceLocalMembers()
                     for room in self.registry.localRooms {
                         guard let members = try? await cluster.members(of: room) else { continue }
                         await self.settle(self.registry.resync(room: room, members: members, node: node))

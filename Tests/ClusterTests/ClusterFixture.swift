@@ -18,13 +18,15 @@ struct Cluster {
     let redis: RedisServerProcess
     let nodes: [RoomServer]
 
-    static func start(nodes count: Int) async throws -> Cluster {
+    /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout stays four of them).
+    static func start(nodes count: Int, heartbeats: [Duration] = []) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
         var nodes: [RoomServer] = []
         for index in 0..<count {
-            let cluster = ClusterConfiguration(redis: url, nodeID: "node\(index)", heartbeatInterval: .milliseconds(100),
-                                               nodeTimeout: .milliseconds(400), timeout: .milliseconds(500))
+            let heartbeat = index < heartbeats.count ? heartbeats[index] : .milliseconds(100)
+            let cluster = ClusterConfiguration(redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
+                                               nodeTimeout: heartbeat * 4, timeout: .milliseconds(500))
             nodes.append(try await RoomServer.start(.init(cluster: cluster)))
         }
         return Cluster(redis: redis, nodes: nodes)

@@ -2,7 +2,7 @@ import JSONRPC
 import PeerManager
 import SDP
 import RoomClient
-import RoomCluster
+@testable import RoomCluster
 import RoomProtocol
 import RoomServer
 import TestSupport
@@ -236,6 +236,26 @@ struct ClusterRoomTests {
 
         // Then alice, who missed bob's departure, is told once the nodes registered their participants again
         #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        await cluster.stop()
+    }
+
+    @Test func aNodePresumedDeadComesBackWithItsMembers() async throws {
+        // Given alice on node 0 and bob on node 1, whose heartbeat comes every second
+        let cluster = try await Cluster.start(nodes: 2, heartbeats: [.milliseconds(100), .seconds(1)])
+        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
+        _ = try await alice.join()
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When node 1's heartbeat key disappears (as after a freeze longer than its timeout) and node 0 sweeps
+        _ = try await RedisConnection(url: try RedisURL(parsing: cluster.redis.url)).command("DEL", "ks:node:node1")
+        try await #require(cluster.nodes[0].cluster).sweep()
+
+        // Then alice sees bob leave, and come back when node 1's next heartbeat finds it was presumed dead
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        try await bob.client.sendMessage("still here")
+        #expect(try await alice.next() == .message("still here", from: "bob"))
         await cluster.stop()
     }
 }
