@@ -6,6 +6,12 @@ struct RemoteMember: Sendable, Hashable {
     var publishing: Bool
 }
 
+/// What another node said about a participant this node did not know yet (``Room/pendingRemote``).
+enum PendingRemote: Sendable, Hashable {
+    case left
+    case publishing(Bool)
+}
+
 /// One room's state in the registry: its participants in join order.
 struct Room: Sendable {
     let name: String
@@ -15,6 +21,12 @@ struct Room: Sendable {
     var announced = false
     /// With a cluster: the participants other nodes hold, by name.
     var remote: [String: RemoteMember] = [:]
+    /// With a cluster, while a local join reads the room's members from Redis: what other nodes said meanwhile
+    /// about participants this node did not know yet, so that the read, which may predate it, does not undo it.
+    var pendingRemote: [String: PendingRemote] = [:]
+
+    /// Whether a local join is between its reservation and its commit.
+    var hasJoining: Bool { participants.values.contains { $0.phase == .joining } }
 
     init(name: String) { self.name = name }
 

@@ -9,10 +9,20 @@ extension RoomRegistry {
     func seedRemote(room name: String, members: [ClusterNode.Member], node: String) {
         state.withLock { s in
             guard var room = s.rooms[name] else { return }
-            room.remote = [:]
+            var remote: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
-                room.remote[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
+                remote[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
             }
+            // Events that came while reading win over the read: a departure removes, a stream change sets.
+            for (user, change) in room.pendingRemote {
+                switch change {
+                case .left: remote[user] = nil
+                case .publishing(let publishing): remote[user]?.publishing = publishing
+                }
+            }
+            // Those known before the read stay (their later events were applied to them).
+            room.remote = remote.merging(room.remote) { _, known in known }
+            room.pendingRemote = [:]
             s.rooms[name] = room
         }
     }
@@ -32,15 +42,18 @@ extension RoomRegistry {
                 note = .participantJoined(.init(id: user))
             case (RoomNotificationMethod.participantLeft.rawValue, _?), (ClusterEvent.departed, _?):
                 room.remote[user] = nil
+                if room.hasJoining { room.pendingRemote[user] = .left }
                 result.released += Self.dropSubscriptions(to: user, in: &room)
                 note = .participantLeft(.init(name: user))
             case (RoomNotificationMethod.participantPublished.rawValue, var member?):
                 member.publishing = true
                 room.remote[user] = member
+                if room.hasJoining { room.pendingRemote[user] = .publishing(true) }
                 note = .participantPublished(.init(id: user))
             case (RoomNotificationMethod.participantUnpublished.rawValue, var member?):
                 member.publishing = false
                 room.remote[user] = member
+                if room.hasJoining { room.pendingRemote[user] = .publishing(false) }
                 result.released += Self.dropSubscriptions(to: user, in: &room)
                 note = .participantUnpublished(.init(name: user))
             case (RoomNotificationMethod.sendMessage.rawValue, _?):
@@ -53,9 +66,18 @@ extension RoomRegistry {
                 target.outbox.enqueue(.privateMessage(.init(user: user, message: message)))
                 result.flush.append(target.outbox)
                 return result
+            case (RoomNotificationMethod.participantLeft.rawValue, nil), (ClusterEvent.departed, nil):
+                // Not known here (yet): a local join reading the members now must not list it.
+                if room.hasJoining { room.pendingRemote[user] = .left }
+                note = nil
+            case (RoomNotificationMethod.participantPublished.rawValue, nil):
+                if room.hasJoining { room.pendingRemote[user] = .publishing(true) }
+                note = nil
+            case (RoomNotificationMethod.participantUnpublished.rawValue, nil):
+                if room.hasJoining { room.pendingRemote[user] = .publishing(false) }
+                note = nil
             default:
-                // An event about a name this node does not know as remote (a join it has not seen, say) or a kind
-                // it does not serve: nothing to tell anyone.
+                // A kind this node does not serve, or an event about a name it does not know: nothing to tell.
                 note = nil
             }
             s.rooms[room.name] = room
