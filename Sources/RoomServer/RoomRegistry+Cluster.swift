@@ -153,6 +153,11 @@ extension RoomRegistry {
         }
     }
 
+    /// Whether `user` is a participant of `room` on another node.
+    func isRemote(_ user: String, in room: String) -> Bool {
+        state.withLock { $0.rooms[room]?.remote[user] != nil }
+    }
+
     /// The rooms that have local members.
     var localRooms: [String] { state.withLock { Array($0.rooms.keys) } }
 }

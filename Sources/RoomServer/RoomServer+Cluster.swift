@@ -4,6 +4,9 @@ import RoomCluster
 import RoomProtocol
 
 extension RoomServer {
+    /// The cluster event that asks the node holding a participant to evict it (``evict(_:from:)``).
+    static let evictKind = "evict"
+
     /// The error of a join (or any call that needs Redis) while the cluster's Redis is unavailable.
     static func clusterUnavailable(_ error: RedisError) -> RPCErrorObject {
         RPCErrorObject(code: -32000, message: "cluster unavailable", data: .string(error.description))
@@ -22,6 +25,11 @@ extension RoomServer {
                 switch incoming {
                 case .event(let event) where event.kind == RoomNotificationMethod.roomClosed.rawValue:
                     await self.closeLocalRoom(event.room)
+                case .event(let event) where event.kind == Self.evictKind:
+                    // Another node's application evicts a participant; only the node that holds it acts.
+                    if self.registry.session(of: event.user, in: event.room) != nil {
+                        await self.evict(event.user, from: event.room)
+                    }
                 case .event(let event):
                     await self.settle(self.registry.apply(event))
                 case .unavailable(let reason):

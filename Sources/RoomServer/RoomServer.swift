@@ -125,8 +125,13 @@ public final class RoomServer: Sendable {
     /// Evicts `user` from `room` for the application: it gets `participantEvicted` and then its socket is closed
     /// with 1000 (so its client does not reconnect); the others get `participantLeft`. Returns `false` when there
     /// is no such participant.
+    /// With a cluster, a participant of another node is evicted by its node (this returns `true` once asked).
     @discardableResult
     public func evict(_ user: String, from room: String) async -> Bool {
+        if registry.session(of: user, in: room) == nil, let cluster, registry.isRemote(user, in: room) {
+            cluster.post(Self.evictKind, room: room, user: user, payload: "")
+            return true
+        }
         guard let session = registry.session(of: user, in: room),
               let departure = registry.remove(session: session, departure: .evicted, notifyDeparted: true)
         else { return false }

@@ -258,4 +258,17 @@ struct ClusterRoomTests {
         #expect(try await alice.next() == .message("still here", from: "bob"))
         await cluster.stop()
     }
+
+    @Test func evictingAMemberOfAnotherNodeEvictsItThere() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
+        _ = try await alice.join()
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        #expect(await cluster.nodes[0].evict("bob", from: "demo"))
+        #expect(try await bob.nextSkippingChatAndJoins() == .participantEvicted)
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+        #expect(await cluster.nodes[0].evict("nobody", from: "demo") == false)
+        await cluster.stop()
+    }
 }
