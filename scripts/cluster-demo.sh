@@ -11,13 +11,9 @@ for product in room-server room-join; do swift build --product "$product" >/dev/
 bin=$(swift build --show-bin-path)
 work=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+trap 'exec 2>/dev/null; for p in "${pids[@]}"; do kill -9 "$p" || true; done; rm -rf "$work"' EXIT
 
-# Waits (up to 20 s) until FILE contains TEXT.
-wait_for() {
-    for _ in $(seq 1 400); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
-    echo "cluster-demo: '$2' never appeared in $1" >&2; cat "$1" >&2; exit 1
-}
+source scripts/lib.sh
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --requirepass demo-secret \
@@ -47,14 +43,15 @@ for index in 0 1 2; do
         --private "${others[0]}:psst, ${others[0]}, it is $me" >"$work/$me" 2>&1 & pids+=($!)
     eval "${me}_pid=$!"
 done
-for me in alice bob carol; do wait_for "$work/$me" "hello from carol"; done
+for me in alice bob carol; do wait_for "$work/$me" "hello from carol" 20; done
 echo "== everyone is in, publishing, subscribed and chatting"
 
 echo "== killing node3 (carol's node) with SIGKILL"
 kill -9 "$node3_pid"
-wait_for "$work/alice" "participant left: carol"
-wait_for "$work/bob" "participant left: carol"
-wait_for "$work/alice" "participant joined: carol"
+wait_for "$work/alice" "participant left: carol" 20
+wait_for "$work/bob" "participant left: carol" 20
+wait_for "$work/carol" "connection rejoined" 20
+wait_for_count "$work/alice" "participant joined: carol" 2 20
 echo "== carol failed over and rejoined"
 for me in alice bob carol; do kill -INT "$(eval echo "\$${me}_pid")"; done
 for me in alice bob carol; do wait_for "$work/$me" "left demo"; done

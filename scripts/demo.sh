@@ -14,11 +14,7 @@ work=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-# Waits (up to 10 s) until FILE contains TEXT.
-wait_for() {
-    for _ in $(seq 1 200); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
-    echo "demo: '$2' never appeared in $1" >&2; cat "$1" >&2; exit 1
-}
+source scripts/lib.sh
 
 "$bin/room-server" --port 0 --reconnection-window 1 >"$work/server" 2>/dev/null & server=$!; pids+=($server)
 wait_for "$work/server" "ws://"

@@ -117,19 +117,8 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// A port the kernel has just handed out for 127.0.0.1 (closed again: redis-server binds it next).
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw DeadlineExceeded(what: "a free port", timeout: .zero) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try SilentTCPListener.listeningSocket(backlog: 1)
+        close(fd)
+        return port
     }
 }

@@ -16,6 +16,15 @@ struct ClusterNodeTests {
         return node
     }
 
+    /// A fresh redis-server, its URL, and started nodes named `ids`.
+    static func cluster(_ ids: String...) async throws -> (RedisServerProcess, RedisURL, [ClusterNode]) {
+        let server = try await RedisServerProcess()
+        let url = try RedisURL(parsing: server.url)
+        var nodes: [ClusterNode] = []
+        for id in ids { nodes.append(try await node(id, url)) }
+        return (server, url, nodes)
+    }
+
     /// What a node hears, read one at a time with a deadline.
     final class Heard: Sendable {
         private let arrived = LockedBox<[ClusterNode.Incoming]>([])
@@ -38,9 +47,8 @@ struct ClusterNodeTests {
     }
 
     @Test func ofTwoNodesClaimingOneNameAtOnceExactlyOneWins() async throws {
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url)
+        let (server, _, nodes) = try await Self.cluster("a", "b")
+        let (a, b) = (nodes[0], nodes[1])
         for round in 0..<100 {
             async let first = a.claim(user: "bob", room: "r\(round)")
             async let second = b.claim(user: "bob", room: "r\(round)")
@@ -54,9 +62,8 @@ struct ClusterNodeTests {
     }
 
     @Test func membersListEveryNodesParticipantsWithTheirStreams() async throws {
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url)
+        let (server, _, nodes) = try await Self.cluster("a", "b")
+        let (a, b) = (nodes[0], nodes[1])
         #expect(try await a.claim(user: "alice", room: "demo"))
         #expect(try await b.claim(user: "bob", room: "demo"))
         try await b.setPublishing(true, user: "bob", room: "demo")
@@ -73,9 +80,8 @@ struct ClusterNodeTests {
     }
 
     @Test func aFastSendersEventsReachTheOtherNodesOnceEachInOrder() async throws {
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url), c = try await Self.node("c", url)
+        let (server, _, nodes) = try await Self.cluster("a", "b", "c")
+        let (a, b, c) = (nodes[0], nodes[1], nodes[2])
         let heardB = Heard(b), heardC = Heard(c), heardA = Heard(a)
 
         // When node a posts 1,000 events at once
@@ -114,9 +120,8 @@ struct ClusterNodeTests {
 
     @Test func aDeadNodesParticipantsLeaveOnceForEveryoneWithinItsTimeout() async throws {
         // Given three nodes, and two participants on node a
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url), c = try await Self.node("c", url)
+        let (server, _, nodes) = try await Self.cluster("a", "b", "c")
+        let (a, b, c) = (nodes[0], nodes[1], nodes[2])
         #expect(try await a.claim(user: "alice", room: "demo"))
         #expect(try await a.claim(user: "ann", room: "other"))
         #expect(try await b.claim(user: "bob", room: "demo"))
@@ -147,9 +152,8 @@ struct ClusterNodeTests {
     }
 
     @Test func aRedisRestartIsReportedAndEveryNodeRegistersItsParticipantsAgain() async throws {
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url)
+        let (server, _, nodes) = try await Self.cluster("a", "b")
+        let (a, b) = (nodes[0], nodes[1])
         #expect(try await a.claim(user: "alice", room: "demo"))
         #expect(try await b.claim(user: "bob", room: "demo"))
         try await b.setPublishing(true, user: "bob", room: "demo")
@@ -173,9 +177,8 @@ struct ClusterNodeTests {
     }
 
     @Test func aGracefulStopReleasesEveryParticipant() async throws {
-        let server = try await RedisServerProcess()
-        let url = try RedisURL(parsing: server.url)
-        let a = try await Self.node("a", url), b = try await Self.node("b", url)
+        let (server, url, nodes) = try await Self.cluster("a", "b")
+        let (a, b) = (nodes[0], nodes[1])
         #expect(try await a.claim(user: "alice", room: "demo"))
         await a.stop()
         #expect(try await b.members(of: "demo").isEmpty)
