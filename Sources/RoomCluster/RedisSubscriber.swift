@@ -9,8 +9,8 @@ import Glibc
 ///
 /// It says when it is subscribed (``Event/subscribed``) and when it lost Redis (``Event/lost(_:)``): messages
 /// published in between are not delivered, and the reader must resynchronize from the keys. It reconnects by
-/// itself every `retryDelay`. A silent Redis (stopped, or cut off) is noticed by a `PING` every `pingInterval`
-/// that gets no answer within the next interval.
+/// itself every `retryDelay`. A silent Redis (stopped, or cut off) is noticed by a `PING`, sent after
+/// `pingInterval` without a word from Redis, that gets no answer within `timeout`.
 public final class RedisSubscriber: Sendable {
     /// What the subscription delivers.
     public enum Event: Sendable, Hashable {
@@ -101,8 +101,8 @@ private struct SubscriberLoop: Sendable {
                     break  // pong
                 }
             }
-            if let pingSent, ContinuousClock.now - pingSent > pingInterval {
-                throw .unavailable("Redis did not answer a PING within \(pingInterval)")
+            if let pingSent, ContinuousClock.now - pingSent > timeout {
+                throw .unavailable("Redis did not answer a PING within \(timeout)")
             }
             if pingSent == nil, ContinuousClock.now - lastHeard > pingInterval {
                 try context.append(["PING"])

@@ -13,20 +13,23 @@ import Testing
 /// Whether the cluster tests run: redis-server is installed, or this is CI (where its absence is a failure).
 let clusterTestsRun = RedisServerProcess.executable != nil || isCI
 
-/// A Redis and room-server nodes on it, in this process (a heartbeat every 100 ms, dead after 400 ms).
+/// A Redis and room-server nodes on it, in this process (a heartbeat every 100 ms, dead after 3 s; both
+/// stretched for sanitizer runs).
 struct Cluster {
     let redis: RedisServerProcess
     let nodes: [RoomServer]
 
-    /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout stays four of them).
+    /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout: four of them, at least 3 s).
     static func start(nodes count: Int, heartbeats: [Duration] = []) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
         var nodes: [RoomServer] = []
         for index in 0..<count {
             let heartbeat = index < heartbeats.count ? heartbeats[index] : .milliseconds(100)
-            let cluster = ClusterConfiguration(redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
-                                               nodeTimeout: heartbeat * 4, timeout: .milliseconds(500))
+            let cluster = ClusterConfiguration(
+                redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
+                nodeTimeout: max(heartbeat * 4, .seconds(3)) * deadlineScale,
+                timeout: .seconds(2) * deadlineScale)
             nodes.append(try await RoomServer.start(.init(cluster: cluster)))
         }
         return Cluster(redis: redis, nodes: nodes)

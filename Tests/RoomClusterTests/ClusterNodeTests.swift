@@ -7,11 +7,12 @@ import Testing
 /// Nodes of one cluster in one process, each with its own Redis connections, against a real redis-server.
 @Suite(.enabled(if: redisTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
 struct ClusterNodeTests {
-    /// A node with short intervals: a heartbeat every 100 ms, dead after 400 ms.
+    /// A node with short intervals: a heartbeat every 100 ms, dead after 3 s (longer than a busy two-core
+    /// machine's stalls, which made nodes presume each other dead at 400 ms), both stretched for sanitizer runs.
     static func node(_ id: String, _ url: RedisURL) async throws -> ClusterNode {
         let node = ClusterNode(configuration: ClusterConfiguration(
-            redis: url, nodeID: id, heartbeatInterval: .milliseconds(100), nodeTimeout: .milliseconds(400),
-            timeout: .milliseconds(500)))
+            redis: url, nodeID: id, heartbeatInterval: .milliseconds(100),
+            nodeTimeout: .seconds(3) * deadlineScale, timeout: .seconds(2) * deadlineScale))
         try await node.start()
         return node
     }
@@ -141,7 +142,7 @@ struct ClusterNodeTests {
             }
             #expect(departed == ["demo/alice", "other/ann"])
         }
-        #expect(ContinuousClock.now - died < .seconds(3) * deadlineScale)
+        #expect(ContinuousClock.now - died < .seconds(6) * deadlineScale)
         #expect(try await b.members(of: "demo").map(\.user) == ["bob"])
         // and nothing more: a marker from b reaches c right after
         b.post("marker", room: "demo", user: "bob", payload: "")

@@ -20,7 +20,10 @@ import Testing
 
     @Test func messagesQueuedTogetherArriveWholeAndInOrderAndSomeLeftInBatches() async throws {
         // Given a server that, once a client connects, queues 600 messages without waiting for any
-        let server = try await WebSocketServer.start(.init())
+        // (600 messages are about 20 MB: more than the default outbound limit when the reader falls behind)
+        var configuration = WebSocketServerConfiguration()
+        configuration.limits.maxOutboundBytes = 64 << 20
+        let server = try await WebSocketServer.start(configuration)
         let count = 600
         let serverSide = Task { () -> WebSocketConnection in
             let connection = try await firstConnection(server)
