@@ -123,7 +123,14 @@ extension RoomServer {
             throw RoomError.unauthorized
         }
         try await claimInCluster(user: params.user, room: params.room, session: session)
-        let (peers, outboxes) = try registry.commitJoin(session: session)
+        let peers: [RoomParticipant], outboxes: [NotificationOutbox]
+        do {
+            (peers, outboxes) = try registry.commitJoin(session: session)
+        } catch {
+            // The room closed while joining: the name claimed in the cluster is given up again.
+            await releaseName(.init(room: params.room, user: params.user))
+            throw error
+        }
         logger.info("participant joined", metadata: [
             "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",
         ])
