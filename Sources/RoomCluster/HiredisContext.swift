@@ -80,7 +80,7 @@ final class HiredisContext {
         return try RedisReply.from(raw.assumingMemoryBound(to: redisReply.self))
     }
 
-    /// Reads what the socket has (after `poll` said it is readable); false when the connection ended.
+    /// Reads what the socket has (after `poll` said it is readable); throws when the connection ended.
     func readAvailable() throws(RedisError) {
         guard redisBufferRead(context) == REDIS_OK else { throw .unavailable(Self.errorText(context)) }
     }
