@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "ClusterTests",
             dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager",
-                           "SignalingSupport", "TestSupport"],
+                           "SharedObjects", "SignalingSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -111,6 +111,14 @@ extension JSONValue {
         writer.write(self)
         return writer.output
     }
+
+    /// Compact JSON text with every object's keys in order: equal values have equal texts (for comparing values
+    /// as text, as a cluster's Redis does).
+    public var canonicalText: String {
+        var writer = JSONWriter(sortsKeys: true)
+        writer.write(self)
+        return writer.output
+    }
 }
 
 extension JSONValue: CustomStringConvertible {

@@ -6,8 +6,13 @@
 /// client's call.
 struct JSONWriter {
     private var bytes: [UInt8] = []
+    /// Object members in key order (a canonical text: equal values, equal texts).
+    private let sortsKeys: Bool
 
-    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 512, sortsKeys: Bool = false) {
+        self.sortsKeys = sortsKeys
+        bytes.reserveCapacity(capacity)
+    }
 
     /// The text written so far.
     var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -31,11 +36,12 @@ struct JSONWriter {
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
             var first = true
-            for (key, member) in members {
+            let keys = sortsKeys ? members.keys.sorted() : Array(members.keys)
+            for key in keys {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 write(key: key)
-                write(member)
+                write(members[key]!)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -2,6 +2,7 @@ import JSONRPC
 import Logging
 import RoomCluster
 import RoomProtocol
+import SharedObjectServer
 
 extension RoomServer {
     /// The cluster event that asks the node holding a participant to evict it (``evict(_:from:)``).
@@ -25,6 +26,12 @@ extension RoomServer {
                 switch incoming {
                 case .event(let event) where event.kind == RoomNotificationMethod.roomClosed.rawValue:
                     await self.closeLocalRoom(event.room)
+                case .event(let event) where event.kind.hasPrefix("sharedObject."):
+                    switch ClusterSharedObjects.delivery(of: event) {
+                    case .update(let update)?: await self.sharedObjects?.deliverFromCluster(update: update)
+                    case .message(let message)?: self.sharedObjects?.deliverFromCluster(message: message)
+                    case nil: self.logger.debug("cluster: unreadable shared-object event", metadata: ["kind": "\(event.kind)"])
+                    }
                 case .event(let event) where event.kind == Self.evictKind:
                     // Another node's application evicts a participant; only the node that holds it acts.
                     if self.registry.session(of: event.user, in: event.room) != nil {

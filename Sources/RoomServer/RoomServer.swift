@@ -59,7 +59,13 @@ public final class RoomServer: Sendable {
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
-        sharedObjects = configuration.sharedObjects.map { Self.sharedObjectService($0, registry: registry) }
+        let clusterNode = cluster
+        sharedObjects = configuration.sharedObjects.map { objects in
+            var objects = objects
+            // With a cluster, the cluster's Redis sequences the shared objects of every node.
+            if let clusterNode { objects.cluster = ClusterSharedObjects(node: clusterNode) }
+            return Self.sharedObjectService(objects, registry: registry)
+        }
         sharedObjects?.install(on: rpc)
         // Room handlers run where the connection is read (no thread hop per request); the application code they
         // call (media backend, authorizer, custom requests, shared-object store) runs off that thread.

@@ -14,7 +14,7 @@ extension SharedObjectService {
         guard try await configuration.authorize(access) else {
             throw RPCErrorObject.sharedObject(.unauthorized, "not authorized to connect to shared object '\(name)'")
         }
-        let stored = try await loadUnlessLive(name)
+        let stored = try await loadUnlessLive(name, persistent: params.persistent)
         let (snapshot, firstSave, outbox) = try state.withLock {
             s -> (SharedObjectState, StoredSharedObject?, SharedObjectOutbox) in
             try checkRoomForOneMore(name, session: session, in: s)
@@ -23,16 +23,16 @@ extension SharedObjectService {
             if let live = s.objects[name] {
                 object = live
             } else if let stored {
-                object = LiveObject(version: stored.version, persistent: true, data: stored.data)
+                object = LiveObject(version: stored.version, persistent: stored.persistent, data: stored.data)
             } else {
                 object = LiveObject(version: 0, persistent: params.persistent, data: [:])
-                if params.persistent {
+                if params.persistent, configuration.cluster == nil {
                     // Stored at once, so that an object nobody changed still exists after a restart.
                     object.pendingWrites += 1
                     firstSave = StoredSharedObject(name: name, version: 0, data: [:])
                 }
             }
-            object.members[session.id] = session
+            if object.members.updateValue(session, forKey: session.id) == nil { configuration.cluster?.count(name, delta: 1) }
             s.objects[name] = object
             var client = s.clients[session.id]
                 ?? Client(outbox: SharedObjectOutbox(sharedObjectsOf: session, limit: limits.maxQueuedNotifications))
@@ -55,6 +55,7 @@ extension SharedObjectService {
     func set(_ params: SharedObjectSetParams, session: ServerSession) async throws -> JSONValue {
         try admit(session)
         let name = params.name
+        if let cluster = configuration.cluster { return try await clusterSet(params, session: session, cluster: cluster) }
         let (version, outboxes, write) = try state.withLock {
             s -> (Int, [SharedObjectOutbox], StoredSharedObject?) in
             guard var object = s.objects[name], object.members[session.id] != nil else { throw Self.notConnected(name) }
@@ -99,7 +100,10 @@ extension SharedObjectService {
             guard let object = s.objects[params.name], object.members[session.id] != nil else {
                 throw Self.notConnected(params.name)
             }
-            return enqueue(.message, message, to: object, in: s)
+            let outboxes = enqueue(.message, message, to: object, in: s)
+            // Under the lock, so that the other servers get messages and changes in this server's order.
+            configuration.cluster?.post(SharedObjectMessage(name: params.name, method: params.method, params: params.params))
+            return outboxes
         }
         for outbox in outboxes { outbox.flush() }
         return nil
@@ -133,7 +137,7 @@ extension SharedObjectService {
     }
 
     /// Queues one notification for every client of `object`, under the lock; returns the outboxes to flush.
-    private func enqueue(_ method: SharedObjectNotificationMethod, _ params: JSONValue, to object: LiveObject,
+    func enqueue(_ method: SharedObjectNotificationMethod, _ params: JSONValue, to object: LiveObject,
                          in s: State) -> [SharedObjectOutbox] {
         object.members.keys.compactMap { id -> SharedObjectOutbox? in
             guard let outbox = s.clients[id]?.outbox else { return nil }
@@ -142,13 +146,20 @@ extension SharedObjectService {
         }
     }
 
-    /// Loads `name` from the store unless it is live; concurrent connects share one load.
-    private func loadUnlessLive(_ name: String) async throws -> StoredSharedObject? {
-        let store = configuration.store
-        let load = state.withLock { s -> Task<StoredSharedObject?, any Error>? in
+    /// Loads `name` from the store (with a cluster: from the cluster) unless it is live; concurrent connects share
+    /// one load.
+    private func loadUnlessLive(_ name: String, persistent: Bool) async throws -> LoadedObject? {
+        let store = configuration.store, cluster = configuration.cluster
+        let load = state.withLock { s -> Task<LoadedObject?, any Error>? in
             if s.objects[name] != nil { return nil }
             if let running = s.loads[name] { return running }
-            let task = Task { try await store.load(name) }
+            let task = Task { () throws -> LoadedObject? in
+                if let cluster {
+                    let state = try await cluster.open(name, persistent: persistent)
+                    return LoadedObject(version: state.version, persistent: state.persistent, data: state.data)
+                }
+                return try await store.load(name).map { LoadedObject(version: $0.version, persistent: true, data: $0.data) }
+            }
             s.loads[name] = task
             return task
         }

@@ -36,6 +36,10 @@ public final class SharedObjectService: Sendable {
         public var logger: Logger
         /// The clock of the rate limit.
         public var clock: any SignalingClock
+        /// Where objects are sequenced when several servers serve them (a room-server cluster); `nil` (the
+        /// default): here, in memory, with ``store`` for persistent objects. With a cluster, the cluster keeps
+        /// persistent objects and ``store`` is not used.
+        public var cluster: (any SharedObjectCluster)?
 
         /// Creates a configuration; every argument has its default.
         public init(
@@ -43,8 +47,10 @@ public final class SharedObjectService: Sendable {
             limits: SharedObjectLimits = .init(),
             authorize: @escaping @Sendable (SharedObjectAccess) async throws -> Bool = { _ in true },
             logger: Logger = Logger(label: "KurentoSignaling.SharedObjects", factory: { _ in SwiftLogNoOpLogHandler() }),
-            clock: any SignalingClock = SystemClock()
+            clock: any SignalingClock = SystemClock(),
+            cluster: (any SharedObjectCluster)? = nil
         ) {
+            self.cluster = cluster
             self.store = store
             self.limits = limits
             self.authorize = authorize
@@ -62,6 +68,17 @@ public final class SharedObjectService: Sendable {
         /// Saves not finished yet: a persistent object stays in memory until they are, so a later connect never
         /// loads an older version from the store.
         var pendingWrites = 0
+        /// With a cluster: updates that arrived before the versions they follow, by version.
+        var ahead: [Int: SharedObjectUpdate] = [:]
+        /// With a cluster: setters waiting until their version is applied here, with that version and an id.
+        var waiters: [(version: Int, id: UInt64, resume: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// An object as a connect finds it: in the store, or in the cluster.
+    struct LoadedObject: Sendable {
+        var version: Int
+        var persistent: Bool
+        var data: [String: JSONValue]
     }
 
     struct Client {
@@ -72,7 +89,8 @@ public final class SharedObjectService: Sendable {
     struct State {
         var objects: [String: LiveObject] = [:]
         var clients: [String: Client] = [:]
-        var loads: [String: Task<StoredSharedObject?, any Error>] = [:]
+        var loads: [String: Task<LoadedObject?, any Error>] = [:]
+        var nextWaiter: UInt64 = 0
     }
 
     /// The settings this service was made with.
@@ -151,8 +169,15 @@ public final class SharedObjectService: Sendable {
     func detach(_ sessionID: String, from name: String, in s: inout State) {
         s.clients[sessionID]?.names.remove(name)
         guard var object = s.objects[name] else { return }
-        object.members[sessionID] = nil
-        s.objects[name] = object.members.isEmpty && object.pendingWrites == 0 ? nil : object
+        if object.members.removeValue(forKey: sessionID) != nil { configuration.cluster?.count(name, delta: -1) }
+        let gone = object.members.isEmpty && object.pendingWrites == 0
+        if gone {
+            // (no one is left to wait for a version here: a waiter is resumed, outside this lock, and answers)
+            let waiters = object.waiters.map(\.resume)
+            if !waiters.isEmpty { Task { waiters.forEach { $0.resume() } } }
+            object.waiters = []
+        }
+        s.objects[name] = gone ? nil : object
     }
 
     private func sessionEnded(_ session: ServerSession) {

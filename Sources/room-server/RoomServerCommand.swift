@@ -85,6 +85,9 @@ struct RoomServerCommand: AsyncParsableCommand {
         }
         if let cluster {
             do { _ = try RedisURL(parsing: cluster) } catch { throw ValidationError("--cluster: \(error)") }
+            if sharedObjectsPath != nil {
+                throw ValidationError("--shared-objects does not go with --cluster: the cluster's Redis keeps the shared objects")
+            }
         } else if nodeID != nil {
             throw ValidationError("--node-id goes with --cluster")
         }
