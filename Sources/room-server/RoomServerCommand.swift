@@ -69,6 +69,11 @@ struct RoomServerCommand: AsyncParsableCommand {
                                valueName: "name"))
     var nodeID: String?
 
+    @Option(help: ArgumentHelp("With --cluster: seconds without a heartbeat after which the other nodes take this "
+                               + "node for dead and remove its participants (it renews every fifth of that).",
+                               valueName: "seconds"))
+    var nodeTimeout: Double = 5
+
     @Option(help: "The least severe level logged to stderr.")
     var logLevel: Logger.Level = .info
 
@@ -91,6 +96,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         } else if nodeID != nil {
             throw ValidationError("--node-id goes with --cluster")
         }
+        guard nodeTimeout > 0, nodeTimeout.isFinite else { throw ValidationError("--node-timeout must be positive") }
     }
 
     func run() async throws {
@@ -145,6 +151,7 @@ struct RoomServerCommand: AsyncParsableCommand {
     var clusterConfiguration: ClusterConfiguration? {
         guard let cluster, let url = try? RedisURL(parsing: cluster) else { return nil }
         let node = nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
-        return ClusterConfiguration(redis: url, nodeID: node)
+        let timeout = Duration.milliseconds(Int((nodeTimeout * 1000).rounded()))
+        return ClusterConfiguration(redis: url, nodeID: node, heartbeatInterval: timeout / 5, nodeTimeout: timeout)
     }
 }

@@ -48,9 +48,13 @@ final class Member: Sendable {
     private let inbox = LockedBox<[ClientEvent]>([])
     private let cursor = LockedBox(0)
 
-    init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
+    convenience init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
+        self.init(name, room: room, url: node.url, failover: failover)
+    }
+
+    init(_ name: String, room: String = "demo", url: String, failover: [String] = []) {
         self.name = name
-        client = RoomClient(room: Room(username: name, roomName: room, url: node.url),
+        client = RoomClient(room: Room(username: name, roomName: room, url: url),
                             configuration: .init(failoverURLs: failover))
         let events = client.events
         Task { [inbox] in

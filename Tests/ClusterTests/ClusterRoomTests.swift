@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import PeerManager
 import RoomClient
@@ -281,5 +282,40 @@ struct ClusterRoomTests {
         #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
         #expect(await cluster.nodes[0].evict("nobody", from: "demo") == false)
         await cluster.stop()
+    }
+}
+
+/// A room-server process on the cluster, stopped with SIGSTOP: cut off from Redis (and everyone) for a while.
+@Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
+struct ClusterPartitionTests {
+    @Test func aNodeStoppedLongerThanItsTimeoutLosesItsMembersThenBringsThemBack() async throws {
+        // Given node A in this process and node B a room-server process, both taking a node for dead after 1 s
+        let redis = try await RedisServerProcess()
+        let url = try RedisURL(parsing: redis.url)
+        let nodeA = try await RoomServer.start(.init(cluster: ClusterConfiguration(
+            redis: url, nodeID: "nodeA", heartbeatInterval: .milliseconds(200), nodeTimeout: .seconds(1) * deadlineScale)))
+        let nodeB = try ChildProcess("room-server", ["--port", "0", "--cluster", redis.url, "--node-id", "nodeB",
+                                                     "--node-timeout", "\(deadlineScale)"])
+        let urlB = try #require(try await nodeB.nextLine())
+        let alice = Member("alice", at: nodeA)
+        _ = try await alice.join()
+        let bob = Member("bob", room: "demo", url: urlB)
+        _ = try await bob.join()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+
+        // When B is stopped (SIGSTOP) past its timeout, then alice sees bob leave
+        nodeB.send(SIGSTOP)
+        #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
+
+        // And when B runs again, its next heartbeat finds it was taken for dead: bob comes back, and chats
+        nodeB.send(SIGCONT)
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        try await bob.client.sendMessage("back")
+        #expect(try await alice.next() == .message("back", from: "bob"))
+
+        nodeB.send(SIGINT)
+        _ = try await nodeB.exitStatus()
+        await nodeA.shutdown()
+        await redis.stop()
     }
 }
