@@ -47,11 +47,11 @@ for me in alice bob carol; do wait_for "$work/$me" "hello from carol" 20; done
 echo "== everyone is in, publishing, subscribed and chatting"
 
 echo "== killing node3 (carol's node) with SIGKILL"
-kill -9 "$node3_pid"
+kill -9 "$node3_pid"; wait "$node3_pid" 2>/dev/null || true
 wait_for "$work/alice" "participant left: carol" 20
 wait_for "$work/bob" "participant left: carol" 20
 wait_for "$work/carol" "connection rejoined" 20
-wait_for_count "$work/alice" "participant joined: carol" 2 20
+wait_for_after "$work/alice" "participant left: carol" "participant joined: carol" 20
 echo "== carol failed over and rejoined"
 for me in alice bob carol; do kill -INT "$(eval echo "\$${me}_pid")"; done
 for me in alice bob carol; do wait_for "$work/$me" "left demo"; done
