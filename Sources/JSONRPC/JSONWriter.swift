@@ -36,12 +36,16 @@ struct JSONWriter {
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
             var first = true
-            let keys = sortsKeys ? members.keys.sorted() : Array(members.keys)
-            for key in keys {
+            func member(_ key: String, _ value: JSONValue) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 write(key: key)
-                write(members[key]!)
+                write(value)
+            }
+            if sortsKeys {
+                for key in members.keys.sorted() { member(key, members[key]!) }
+            } else {
+                for (key, value) in members { member(key, value) }
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -14,24 +14,41 @@ extension ConnectionCore {
     /// Most bytes one batch carries.
     static let batchLimit = 64 << 10
 
-    /// Takes the queued messages that go out as one batch: at least two, each small enough to be one frame; nil
-    /// when that is not the case (the usual one-frame path then runs). Service thread.
-    func takeBatch() -> [Outbound]? {
-        guard server != nil else { return nil }
+    /// What ``writeable(_:)`` writes next.
+    enum Next {
+        /// Several small messages of a server, in one write.
+        case batch([Outbound])
+        /// One message, through lws's framing.
+        case single(Outbound)
+    }
+
+    /// Takes what goes out next, under one lock: a batch when a server has at least two queued messages small
+    /// enough to be one frame each, else the first queued message; nil (and no write requested any more) when the
+    /// queue is empty. Service thread.
+    func takeNext() -> Next? {
+        let batches = server != nil
         let frameLimit = min(limits.maxFrameSize, Self.batchLimit)
-        return shared.withLock { s -> [Outbound]? in
-            guard s.outbound.count >= 2 else { return nil }
-            var batch: [Outbound] = []
-            var bytes = 0
-            for next in s.outbound {
-                let size = next.buffer.count - CLWS_PRE
-                guard size <= frameLimit, bytes + size <= Self.batchLimit else { break }
-                batch.append(next)
-                bytes += size
+        return shared.withLock { s -> Next? in
+            guard let first = s.outbound.first else {
+                s.writeRequested = false
+                return nil
             }
-            guard batch.count >= 2 else { return nil }
-            s.outbound.removeFirst(batch.count)
-            return batch
+            if batches, s.outbound.count >= 2 {
+                var batch: [Outbound] = []
+                var bytes = 0
+                for next in s.outbound {
+                    let size = next.buffer.count - CLWS_PRE
+                    guard size <= frameLimit, bytes + size <= Self.batchLimit else { break }
+                    batch.append(next)
+                    bytes += size
+                }
+                if batch.count >= 2 {
+                    s.outbound.removeFirst(batch.count)
+                    return .batch(batch)
+                }
+            }
+            s.outbound.removeFirst()
+            return .single(first)
         }
     }
 

@@ -77,25 +77,25 @@ extension ConnectionCore {
     }
 
     /// `LWS_CALLBACK_*_WRITEABLE`: writes queued frames until the socket would block, several small ones of a
-    /// server in one write (``takeBatch()``). Returns -1 to close.
+    /// server in one write (``takeNext()``). Returns -1 to close.
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         if finished { return -1 }
         while true {
-            if current == nil, let batch = takeBatch() {
-                if !write(batch: batch, on: wsi) { return -1 }
-                if lws_send_pipe_choked(wsi) != 0 {
-                    lws_callback_on_writable(wsi)
-                    return 0
-                }
-                continue
-            }
             if current == nil {
                 // Take the frame out of the shared queue so this thread owns its buffer uniquely: writing into it
                 // (lws masks client payloads in place) must not copy it.
-                current = shared.withLock { s -> Outbound? in
-                    if let first = s.outbound.popFirst() { return first }
-                    s.writeRequested = false
-                    return nil
+                switch takeNext() {
+                case nil:
+                    break
+                case .single(let frame)?:
+                    current = frame
+                case .batch(let batch)?:
+                    if !write(batch: batch, on: wsi) { return -1 }
+                    if lws_send_pipe_choked(wsi) != 0 {
+                        lws_callback_on_writable(wsi)
+                        return 0
+                    }
+                    continue
                 }
             }
             guard current != nil else { break }

@@ -37,7 +37,7 @@ final class ConnectionCore: @unchecked Sendable {
         var resumeRequested = false
         var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
         var requestedClose: (code: UInt16, reason: String)?
-        /// Messages written in batches so far (``ConnectionCore/takeBatch()``; tests read it).
+        /// Messages written in batches so far (``ConnectionCore/takeNext()``; tests read it).
         var batchedMessages = 0
 
         /// The queued frames as an array. An empty `Deque` is not copied: copying one writes a zero count into
