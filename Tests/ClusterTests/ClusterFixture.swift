@@ -35,6 +35,14 @@ struct Cluster {
         return Cluster(redis: redis, nodes: nodes)
     }
 
+    /// alice on node 0 and bob on node 1, both joined to room demo.
+    func aliceAndBob() async throws -> (alice: Member, bob: Member) {
+        let alice = Member("alice", at: nodes[0]), bob = Member("bob", at: nodes[1])
+        _ = try await alice.join()
+        _ = try await bob.join()
+        return (alice, bob)
+    }
+
     func stop() async {
         for node in nodes { await node.shutdown() }
         await redis.stop()
@@ -45,8 +53,7 @@ struct Cluster {
 final class Member: Sendable {
     let name: String
     let client: RoomClient
-    private let inbox = LockedBox<[ClientEvent]>([])
-    private let cursor = LockedBox(0)
+    private let inbox: Arrivals<ClientEvent>
 
     convenience init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
         self.init(name, room: room, url: node.url, failover: failover)
@@ -56,16 +63,14 @@ final class Member: Sendable {
         self.name = name
         client = RoomClient(room: Room(username: name, roomName: room, url: url),
                             configuration: .init(failoverURLs: failover))
-        let events = client.events
-        Task { [inbox] in
-            do {
-                for try await event in events {
-                    if case .connectionStateChanged = event { continue }
-                    if case .iceCandidate = event { continue }
-                    inbox.mutate { $0.append(event) }
-                }
-            } catch {}
+        // (connection states and ICE candidates are left out: the tests read what the room says)
+        let events = client.events.filter { event in
+            switch event {
+            case .connectionStateChanged, .iceCandidate: false
+            default: true
+            }
         }
+        inbox = Arrivals("\(name)'s room events", of: events)
     }
 
     /// Connects and joins; the names of the participants already there.
@@ -75,12 +80,7 @@ final class Member: Sendable {
     }
 
     /// The next room event.
-    func next() async throws -> ClientEvent {
-        let index = cursor.value
-        try await waitUntil("\(name): room event \(index)") { self.inbox.value.count > index }
-        cursor.mutate { $0 += 1 }
-        return inbox.value[index]
-    }
+    func next() async throws -> ClientEvent { try await inbox.next() }
 
     /// The next room event that is neither a chat message nor a join.
     func nextSkippingChatAndJoins() async throws -> ClientEvent {

@@ -13,24 +13,17 @@ struct ClusterSharedObjectTests {
     /// A member's shared object and what it heard, read one at a time with a deadline.
     final class Watched: Sendable {
         let object: SharedObject
-        private let heard = LockedBox<[SharedObjectEvent]>([])
-        private let cursor = LockedBox(0)
+        private let heard: Arrivals<SharedObjectEvent>
 
         init(_ member: Member, _ name: String) {
             object = SharedObjectClient(client: member.client.jsonRPCClient).object(name)
-            let events = object.events
-            Task { [heard] in
-                do { for try await event in events { heard.mutate { $0.append(event) } } } catch {}
-            }
+            heard = Arrivals("\(member.name)'s \(name)", of: object.events)
         }
 
         /// The next update or message (connection events skipped).
         func next() async throws -> SharedObjectEvent {
             while true {
-                let index = cursor.value
-                try await waitUntil("shared-object event \(index)") { self.heard.value.count > index }
-                cursor.mutate { $0 += 1 }
-                let event = heard.value[index]
+                let event = try await heard.next()
                 if case .connected = event { continue }
                 return event
             }
@@ -40,9 +33,7 @@ struct ClusterSharedObjectTests {
     @Test func membersOnTwoNodesShareOneObject() async throws {
         // Given alice on node 0 and bob on node 1, both watching the room's board
         let cluster = try await Cluster.start(nodes: 2)
-        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
-        _ = try await alice.join()
-        _ = try await bob.join()
+        let (alice, bob) = try await cluster.aliceAndBob()
         let aliceBoard = Watched(alice, "room:demo/board"), bobBoard = Watched(bob, "room:demo/board")
         #expect(try await aliceBoard.object.connect().version == 0)
         #expect(try await bobBoard.object.connect().version == 0)
@@ -77,9 +68,7 @@ struct ClusterSharedObjectTests {
 
     @Test func concurrentSettersOnTwoNodesGetOneOrderOfVersions() async throws {
         let cluster = try await Cluster.start(nodes: 2)
-        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
-        _ = try await alice.join()
-        _ = try await bob.join()
+        let (alice, bob) = try await cluster.aliceAndBob()
         let aliceBoard = Watched(alice, "board"), bobBoard = Watched(bob, "board")
         _ = try await aliceBoard.object.connect()
         _ = try await bobBoard.object.connect()
@@ -103,9 +92,7 @@ struct ClusterSharedObjectTests {
 
     @Test func aNonPersistentObjectIsForgottenWhenItsLastClientOnAnyNodeLeaves() async throws {
         let cluster = try await Cluster.start(nodes: 2)
-        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
-        _ = try await alice.join()
-        _ = try await bob.join()
+        let (alice, bob) = try await cluster.aliceAndBob()
         let aliceNote = Watched(alice, "note"), bobNote = Watched(bob, "note")
         _ = try await aliceNote.object.connect()
         _ = try await bobNote.object.connect()
@@ -128,9 +115,7 @@ struct ClusterSharedObjectTests {
 
     @Test func aPersistentObjectOutlivesItsClientsAndATooLargeChangeIsRefusedEverywhere() async throws {
         let cluster = try await Cluster.start(nodes: 2)
-        let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])
-        _ = try await alice.join()
-        _ = try await bob.join()
+        let (alice, bob) = try await cluster.aliceAndBob()
         let kept = Watched(alice, "kept")
         _ = try await kept.object.connect(persistent: true)
         #expect(try await kept.object.setProperty("title", "plan") == 1)

@@ -27,24 +27,8 @@ struct ClusterNodeTests {
     }
 
     /// What a node hears, read one at a time with a deadline.
-    final class Heard: Sendable {
-        private let arrived = LockedBox<[ClusterNode.Incoming]>([])
-        private let cursor = LockedBox(0)
-
-        init(_ node: ClusterNode) {
-            let events = node.events
-            Task { [arrived] in for await event in events { arrived.mutate { $0.append(event) } } }
-        }
-
-        func next() async throws -> ClusterNode.Incoming {
-            let index = cursor.value
-            try await waitUntil("cluster event \(index)") { self.arrived.value.count > index }
-            cursor.mutate { $0 += 1 }
-            return arrived.value[index]
-        }
-
-        /// Everything heard so far.
-        var all: [ClusterNode.Incoming] { arrived.value }
+    static func heard(_ node: ClusterNode) -> Arrivals<ClusterNode.Incoming> {
+        Arrivals("node \(node.configuration.nodeID)", of: node.events)
     }
 
     @Test func ofTwoNodesClaimingOneNameAtOnceExactlyOneWins() async throws {
@@ -83,7 +67,7 @@ struct ClusterNodeTests {
     @Test func aFastSendersEventsReachTheOtherNodesOnceEachInOrder() async throws {
         let (server, _, nodes) = try await Self.cluster("a", "b", "c")
         let (a, b, c) = (nodes[0], nodes[1], nodes[2])
-        let heardB = Heard(b), heardC = Heard(c), heardA = Heard(a)
+        let heardB = Self.heard(b), heardC = Self.heard(c), heardA = Self.heard(a)
 
         // When node a posts 1,000 events at once
         for index in 1...1000 { a.post("sendMessage", room: "demo", user: "alice", payload: "{\"n\":\(index)}") }
@@ -108,7 +92,7 @@ struct ClusterNodeTests {
         let a = ClusterNode(configuration: ClusterConfiguration(redis: url, nodeID: "a", maxPayloadBytes: 100))
         try await a.start()
         let b = try await Self.node("b", url)
-        let heardB = Heard(b)
+        let heardB = Self.heard(b)
         #expect(!a.post("big", room: "demo", user: "alice", payload: String(repeating: "x", count: 101)))
         _ = try await RedisConnection(url: url).command("PUBLISH", "ks:room:demo", "not an event")
         a.post("small", room: "demo", user: "alice", payload: "ok")
@@ -126,7 +110,7 @@ struct ClusterNodeTests {
         #expect(try await a.claim(user: "alice", room: "demo"))
         #expect(try await a.claim(user: "ann", room: "other"))
         #expect(try await b.claim(user: "bob", room: "demo"))
-        let heardB = Heard(b), heardC = Heard(c)
+        let heardB = Self.heard(b), heardC = Self.heard(c)
 
         // When node a dies without a goodbye
         let died = ContinuousClock.now
@@ -158,7 +142,7 @@ struct ClusterNodeTests {
         #expect(try await a.claim(user: "alice", room: "demo"))
         #expect(try await b.claim(user: "bob", room: "demo"))
         try await b.setPublishing(true, user: "bob", room: "demo")
-        let heardA = Heard(a), heardB = Heard(b)
+        let heardA = Self.heard(a), heardB = Self.heard(b)
 
         // When Redis restarts empty
         await server.stop()

@@ -7,33 +7,16 @@ import Testing
 /// Pub/sub on its own connection and thread: order, patterns, loss and recovery.
 @Suite(.enabled(if: redisTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
 struct RedisSubscriberTests {
-    /// A subscriber's events as they arrive, read one at a time with a deadline.
-    final class Events: Sendable {
-        private let arrived = LockedBox<[RedisSubscriber.Event?]>([])  // nil: the stream ended
-        private let cursor = LockedBox(0)
-
-        init(_ subscriber: RedisSubscriber) {
-            let stream = subscriber.events
-            Task { [arrived] in
-                for await event in stream { arrived.mutate { $0.append(event) } }
-                arrived.mutate { $0.append(nil) }
-            }
-        }
-
-        /// The next event; nil once the stream ended.
-        func next() async throws -> RedisSubscriber.Event? {
-            let index = cursor.value
-            try await waitUntil("subscriber event \(index)") { self.arrived.value.count > index }
-            cursor.mutate { $0 += 1 }
-            return arrived.value[index]
-        }
+    /// A subscriber's events as they arrive, read one at a time with a deadline; nil once the stream ended.
+    static func events(_ subscriber: RedisSubscriber) -> Arrivals<RedisSubscriber.Event?> {
+        Arrivals("subscriber events", of: subscriber.events.map { Optional($0) }, end: .some(nil))
     }
 
     @Test func aFastPublishersMessagesArriveOnceEachInOrder() async throws {
         // Given a subscriber to room:r and a pattern over node channels
         let (server, url, publisher) = try await redisFixture()
         let subscriber = RedisSubscriber(url: url, channels: ["room:r"], patterns: ["node:*"])
-        let events = Events(subscriber)
+        let events = Self.events(subscriber)
         #expect(try await events.next() == .subscribed)
 
         // When 2,000 messages are published as fast as one connection can
@@ -52,7 +35,7 @@ struct RedisSubscriberTests {
     @Test func aLostRedisIsReportedAndTheSubscriptionComesBackWithIt() async throws {
         let (server, url, publisher) = try await redisFixture()
         let subscriber = RedisSubscriber(url: url, channels: ["room:r"], retryDelay: .milliseconds(50))
-        let events = Events(subscriber)
+        let events = Self.events(subscriber)
         #expect(try await events.next() == .subscribed)
 
         // When Redis goes away, then comes back
@@ -73,7 +56,7 @@ struct RedisSubscriberTests {
         let (server, url, _) = try await redisFixture()
         let subscriber = RedisSubscriber(url: url, channels: ["room:r"], timeout: .milliseconds(300),
                                          pingInterval: .milliseconds(200))
-        let events = Events(subscriber)
+        let events = Self.events(subscriber)
         #expect(try await events.next() == .subscribed)
         server.kill(SIGSTOP)
 
@@ -88,7 +71,7 @@ struct RedisSubscriberTests {
     @Test func stopEndsTheStream() async throws {
         let (server, url, _) = try await redisFixture()
         let subscriber = RedisSubscriber(url: url, channels: ["c"])
-        let events = Events(subscriber)
+        let events = Self.events(subscriber)
         #expect(try await events.next() == .subscribed)
         subscriber.stop()
         #expect(try await events.next() == nil)
