@@ -142,7 +142,7 @@ extension JSONRPCClient {
     /// Not connected: the connect-and-send runs on its own, so cancellation and timeouts are not held up by it.
     /// A failed send completes the requests with the failure.
     func dispatch(_ text: String, completing ids: [RequestID]) async {
-        let connected = state.withLock { $0.connection != nil }
+        let connected = state.withLock { $0.machine.connection != nil }
         let send: @Sendable () async -> Void = { [weak self] in
             guard let self else { return }
             let connection: any MessageConnection

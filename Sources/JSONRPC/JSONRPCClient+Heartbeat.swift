@@ -12,7 +12,7 @@ extension JSONRPCClient {
     private func scheduleHeartbeat(generation: Int, after delay: Duration, first: Bool) {
         let timer = clock.schedule(after: delay) { [weak self] in self?.ping(generation: generation, first: first) }
         let stale = state.withLock { s -> Bool in
-            guard s.generation == generation, s.connection != nil else { return true }
+            guard s.machine.connection(ofGeneration: generation) != nil else { return true }
             s.heartbeatTimer = timer
             return false
         }
@@ -23,7 +23,7 @@ extension JSONRPCClient {
     /// lost connection. Pings never retry (DESIGN §5).
     private func ping(generation: Int, first: Bool) {
         guard let interval = configuration.heartbeat.interval,
-              let connection = state.withLock({ s in s.generation == generation ? s.connection : nil })
+              let connection = state.withLock({ $0.machine.connection(ofGeneration: generation) })
         else { return }
         let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         let params: JSONValue? = first ? ["interval": .int(milliseconds)] : nil

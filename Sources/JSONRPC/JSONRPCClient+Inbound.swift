@@ -116,7 +116,7 @@ extension JSONRPCClient {
         case .failure(let error): error.data
         }
         guard let sessionId = carrier?["sessionId"]?.stringValue else { return }
-        state.withLock { $0.sessionId = sessionId }
+        state.withLock { $0.machine.sessionIdReceived(sessionId) }
     }
 
     /// Runs the handlers off the receive loop, so a slow one never stalls it, and sends the responses.

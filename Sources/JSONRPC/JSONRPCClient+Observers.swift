@@ -1,19 +1,24 @@
 import SignalingSupport
 
 extension JSONRPCClient {
-    /// Records a state change and hands it to the observers and ``connectionStates``. It is queued under the lock,
-    /// so that they see changes in the order they happened, and delivered outside it (issue 16): an observer may
-    /// call the client.
-    func setState(_ new: ConnectionState) {
+    /// Runs `body` on the state under the lock. When that changes the machine's observable ``ConnectionState``,
+    /// the change is queued for the observers and ``connectionStates`` under the same lock, so that they see the
+    /// changes in the order they happened, and delivered outside it: an observer may call the client.
+    @discardableResult
+    func transition<T>(_ body: (inout State) throws -> T) rethrows -> T {
         let observers = stateObservers.withLock { $0 }
-        let runNow = state.withLock { s -> Bool in
-            s.connectionState = new
-            return callbacks.enqueue { [stateHub] in
-                for observer in observers { observer(new) }
-                stateHub.publish(new)
-            }
+        let (result, runNow) = try state.withLock { s -> (T, Bool) in
+            let before = s.machine.connectionState
+            let result = try body(&s)
+            let after = s.machine.connectionState
+            guard after != before else { return (result, false) }
+            return (result, callbacks.enqueue { [stateHub] in
+                for observer in observers { observer(after) }
+                stateHub.publish(after)
+            })
         }
         if runNow { callbacks.runQueued() }
+        return result
     }
 
     /// Registers `observer`, called with every later connection-state change, in order, before the change is

@@ -22,8 +22,7 @@ extension JSONRPCClient {
             let elapsed = clock.now - lostAt
             guard let delay = backoff.delay(attempt: attempt, elapsed: elapsed, unit: nextJitterUnit()) else { break }
             if attempt > 1 {
-                guard isCurrent(epoch) else { return }
-                setState(.reconnecting(attempt: attempt))
+                guard transition({ $0.machine.attemptStarted(epoch: epoch, attempt: attempt) }) else { return }
             }
             logger.debug("reconnect attempt", metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
             do { try await clock.sleep(for: delay) } catch { return }
@@ -89,12 +88,7 @@ extension JSONRPCClient {
     /// the pending requests re-sent with their ids (DESIGN §5 resume); on a refusal (40007) they fail with
     /// ``RPCError/connectionClosed(_:)`` and the client goes on as a fresh session.
     private func resume(on connection: any MessageConnection, loss: ConnectionEnd, epoch: Int) async -> ResumeOutcome {
-        let registered = state.withLock { s -> (generation: Int, sessionId: String?)? in
-            guard s.epoch == epoch else { return nil }
-            s.generation += 1
-            s.handshake = connection
-            return (s.generation, s.sessionId)
-        }
+        let registered = state.withLock { $0.machine.handshakeStarted(epoch: epoch, connection: connection) }
         guard let (generation, sessionId) = registered else { return .superseded }
         startReceiving(on: connection, generation: generation)
         var resumed = false
@@ -113,11 +107,7 @@ extension JSONRPCClient {
                 return .failed(ConnectionEnd(code: 1006, reason: "resume failed: \(other)"))
             }
         }
-        let lostIDs = state.withLock { s -> Set<RequestID> in
-            if !resumed, sessionId != nil { s.sessionId = nil }
-            defer { s.lostIDs = [] }
-            return s.lostIDs
-        }
+        let lostIDs = state.withLock { $0.machine.resumeAnswered(epoch: epoch, resumed: resumed) }
         if resumed {
             // Same ids: the server's dedupe answers a request it already ran from its cache (not an attempt).
             let resend = pending.pendingMessages.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
@@ -127,10 +117,8 @@ extension JSONRPCClient {
         } else {
             pending.failAll(with: .connectionClosed(loss))
         }
-        let waiters = state.withLock { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
-            guard s.epoch == epoch, s.generation == generation, s.handshake != nil else { return nil }
-            s.connection = connection
-            s.handshake = nil
+        let waiters = transition { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
+            guard s.machine.handshakeCompleted(epoch: epoch, generation: generation, resumed: resumed) else { return nil }
             s.reconnecting = nil
             defer { s.waiters = [:] }
             return Array(s.waiters.values)
@@ -139,7 +127,6 @@ extension JSONRPCClient {
             return isCurrent(epoch) ? .failed(ConnectionEnd(code: 1006, reason: "lost while resuming")) : .superseded
         }
         logger.info(resumed ? "resumed the session" : "reconnected as a new session")
-        setState(resumed ? .resumed : .connected)
         eventHub.publish(.connected)
         for waiter in waiters { waiter.resume(returning: connection) }
         startHeartbeat(generation: generation)
@@ -148,26 +135,20 @@ extension JSONRPCClient {
 
     /// Drops a handshake connection that did not answer.
     private func abandonHandshake(generation: Int, connection: any MessageConnection) {
-        state.withLock { s in
-            guard s.generation == generation, s.handshake != nil else { return }
-            s.handshake = nil
-            s.generation += 1
-        }
+        state.withLock { $0.machine.handshakeAbandoned(generation: generation) }
         Task { await connection.close(code: 1001, reason: "no reply to connect") }
     }
 
     /// The reconnection ended without a connection: everything waiting fails with `end`.
     private func giveUp(_ end: ConnectionEnd, epoch: Int) {
-        let waiters = state.withLock { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
-            guard s.epoch == epoch else { return nil }
+        let waiters = transition { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
+            guard s.machine.gaveUp(epoch: epoch, end: end) else { return nil }
             s.reconnecting = nil
-            s.lostIDs = []
             defer { s.waiters = [:] }
             return Array(s.waiters.values)
         }
         guard let waiters else { return }
         logger.warning("reconnecting failed", metadata: ["reason": "\(end)"])
-        setState(.disconnected(end))
         pending.failAll(with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.failure(.connectionClosed(end)))
@@ -176,7 +157,7 @@ extension JSONRPCClient {
     /// Our ids are sequential numbers: re-sends keep the original order.
     private static func order(_ id: RequestID) -> Int { if case .number(let n) = id { n } else { 0 } }
 
-    private func isCurrent(_ epoch: Int) -> Bool { state.withLock { $0.epoch == epoch } }
+    private func isCurrent(_ epoch: Int) -> Bool { state.withLock { $0.machine.isCurrent(epoch: epoch) } }
 
     /// A uniform number in 0..<1 from the jitter generator.
     private func nextJitterUnit() -> Double {
@@ -195,12 +176,13 @@ extension JSONRPCClient {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any MessageConnection, any Error>) in
                 let ready = state.withLock { s -> Result<any MessageConnection, RPCError>? in
-                    if let connection = s.connection { return .success(connection) }
-                    if Task.isCancelled { return .failure(.cancelled) }
-                    guard s.reconnecting != nil else {
-                        if case .disconnected(let end) = s.connectionState { return .failure(.connectionClosed(end)) }
-                        return .failure(.connectionClosed(nil))
+                    switch s.machine.phase {
+                    case .open(let connection, _): return .success(connection)
+                    case .reconnecting: break
+                    case .idle(let end): return .failure(.connectionClosed(end))
+                    case .connecting: return .failure(.connectionClosed(nil))
                     }
+                    if Task.isCancelled { return .failure(.cancelled) }
                     guard s.waiters.count < limit else {
                         return .failure(.connectionClosed(ConnectionEnd(
                             code: 1006, reason: "reconnecting, and \(limit) sends are already waiting")))

@@ -26,32 +26,25 @@ public final class JSONRPCClient: Sendable {
         case failure(RPCError)
     }
 
+    /// Everything the client changes under its lock: the lifecycle (``ClientConnectionMachine``) and the I/O
+    /// handles that go with it.
     struct State {
-        /// The connection calls use: open, and resumed when it replaced a lost one.
-        var connection: (any MessageConnection)?
-        /// A reconnected connection whose `connect{sessionId}` has not been answered yet.
-        var handshake: (any MessageConnection)?
-        /// Bumped for every new or closed connection, so a stale receive loop's end is ignored.
-        var generation = 0
-        /// Bumped by ``close(code:reason:)`` and by each new reconnection, so a stale reconnect loop stops.
-        var epoch = 0
+        var machine: ClientConnectionMachine<any MessageConnection>
+        /// The first connect, shared by its callers; set while the machine is `connecting`.
         var connecting: SharedAttempt?
+        /// The reconnect loop; set while the machine is `reconnecting`.
         var reconnecting: Task<Void, Never>?
-        /// Sends waiting for the reconnection (DESIGN §5: a bounded queue).
+        /// Sends waiting for the reconnection (a bounded queue, ``Backoff/queueLimit``).
         var waiters: [UInt64: CheckedContinuation<any MessageConnection, any Error>] = [:]
         var nextWaiter: UInt64 = 0
-        /// The requests pending when the connection was lost: these are re-sent on resume.
-        var lostIDs: Set<RequestID> = []
         var heartbeatTimer: (any TimerHandle)?
         var rtt: (last: Duration, smoothed: Duration)?
-        var connectionState = ConnectionState.disconnected(nil)
-        var sessionId: String?
     }
 
     /// The settings this client was made with.
     public let configuration: Configuration
     let transport: any MessageTransport
-    let state = LockedValue(State())
+    let state: LockedValue<State>
     let delegateFeeder = DelegateFeeder<any JSONRPCClientDelegate>()
     let pending: PendingRequests
     /// The client's own requests (`ping`, `connect`): never retried, never re-sent on resume.
@@ -76,6 +69,8 @@ public final class JSONRPCClient: Sendable {
     public init(transport: any MessageTransport, configuration: Configuration = .init()) {
         self.transport = transport
         self.configuration = configuration
+        state = LockedValue(State(machine: ClientConnectionMachine(reconnects: configuration.reconnect != .off,
+                                                                   autoConnect: configuration.autoConnect)))
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
         control = PendingRequests(clock: configuration.clock, retries: 0)
         jitter = LockedValue(SeededRandomNumberGenerator(seed: configuration.reconnect.backoff?.seed ?? .random(in: 0...UInt64.max)))
@@ -85,9 +80,9 @@ public final class JSONRPCClient: Sendable {
 
     deinit {
         // Nobody can call close() any more: close the connection so the receive loop (which holds it) ends too.
-        let (connection, timer) = state.withLock { ($0.connection ?? $0.handshake, $0.heartbeatTimer) }
+        let (connections, timer) = state.withLock { ($0.machine.connections, $0.heartbeatTimer) }
         timer?.cancel()
-        if let connection {
+        for connection in connections {
             Task { await connection.close(code: 1001, reason: "client released") }
         }
         pending.failAll(with: .cancelled)
@@ -108,14 +103,14 @@ public final class JSONRPCClient: Sendable {
     public var connectionStates: Broadcast<ConnectionState>.Subscription { stateHub.subscribe() }
 
     /// The current connection state.
-    public var connectionState: ConnectionState { state.withLock { $0.connectionState } }
+    public var connectionState: ConnectionState { state.withLock { $0.machine.connectionState } }
 
     /// Whether calls go out at once (connected or resumed).
     public var isConnected: Bool { connectionState.isConnected }
 
     /// The last `sessionId` a Kurento server put into a result or error (PROTOCOL §0), if any. A reconnect
     /// resumes it; a 40007 refusal clears it.
-    public var sessionId: String? { state.withLock { $0.sessionId } }
+    public var sessionId: String? { state.withLock { $0.machine.sessionId } }
 
     /// The round-trip time of the last answered heartbeat `ping`, if any.
     public var heartbeatRTT: Duration? { state.withLock { $0.rtt?.last } }
@@ -131,19 +126,23 @@ public final class JSONRPCClient: Sendable {
     /// - Throws: ``RPCError/connectionClosed(_:)`` with the transport's reason when it cannot connect.
     public func connect() async throws {
         if Task.isCancelled { throw RPCError.cancelled }
-        enum Next { case done, wait, run(SharedAttempt) }
-        let next = state.withLock { s -> Next in
-            if s.connection != nil { return .done }
-            if s.reconnecting != nil { return .wait }
-            if let running = s.connecting { return .run(running) }
-            let attempt = SharedAttempt { try await self.openConnection() }
-            s.connecting = attempt
-            return .run(attempt)
+        enum Next { case done, wait, run(SharedAttempt?) }
+        let next = transition { s -> Next in
+            switch s.machine.connectRequested() {
+            case .none: return .done
+            case .waitForReconnection: return .wait
+            case .joinAttempt: return .run(s.connecting)
+            case .startAttempt:
+                let attempt = SharedAttempt { try await self.openConnection() }
+                s.connecting = attempt
+                return .run(attempt)
+            }
         }
         switch next {
         case .done: return
         case .wait: _ = try await waitForReconnection()
-        case .run(let attempt): try await attempt.wait()
+        case .run(let attempt?): try await attempt.wait()
+        case .run(nil): throw RPCError.connectionClosed(nil)
         }
     }
 
@@ -151,25 +150,33 @@ public final class JSONRPCClient: Sendable {
     var connectWaiters: Int { state.withLock { $0.connecting }?.waiting ?? 0 }
 
     private func openConnection() async throws {
-        setState(.connecting)
         let connection: any MessageConnection
         do {
             connection = try await transport.connect()
         } catch {
             let end = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "connect failed: \(error)")
-            state.withLock { $0.connecting = nil }
-            setState(.disconnected(end))
+            transition { s in
+                s.connecting = nil
+                s.machine.openFailed(end)
+            }
             eventHub.publish(.failure(.connectionClosed(end)))
             logger.warning("connect failed", metadata: ["reason": "\(end)"])
             throw RPCError.connectionClosed(end)
         }
-        let generation = state.withLock { s -> Int in
-            s.connection = connection
+        let opened = transition { s -> Result<Int, RPCError> in
             s.connecting = nil
-            s.generation += 1
-            return s.generation
+            if let generation = s.machine.opened(connection) { return .success(generation) }
+            guard case .idle(let end) = s.machine.phase else { return .failure(.connectionClosed(nil)) }
+            return .failure(.connectionClosed(end))
         }
-        setState(.connected)
+        let generation: Int
+        switch opened {
+        case .success(let opened): generation = opened
+        case .failure(let error):
+            // Closed while the connection was opening: it is not the client's.
+            await connection.close(code: 1000, reason: "closed while connecting")
+            throw error
+        }
         eventHub.publish(.connected)
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
@@ -183,23 +190,18 @@ public final class JSONRPCClient: Sendable {
     /// and `reason`.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         let end = ConnectionEnd(code: code, reason: reason)
-        let (connections, reconnecting, waiters, timer) = state.withLock { s in
+        let (action, reconnecting, waiters, timer) = transition { s in
             defer {
-                s.connection = nil
-                s.handshake = nil
+                s.connecting = nil
                 s.reconnecting = nil
                 s.waiters = [:]
                 s.heartbeatTimer = nil
-                s.lostIDs = []
             }
-            s.generation += 1
-            s.epoch += 1
-            return ([s.connection, s.handshake].compactMap { $0 }, s.reconnecting, Array(s.waiters.values), s.heartbeatTimer)
+            return (s.machine.closeRequested(end), s.reconnecting, Array(s.waiters.values), s.heartbeatTimer)
         }
         reconnecting?.cancel()
         timer?.cancel()
-        guard !connections.isEmpty || reconnecting != nil else { return }
-        setState(.disconnected(end))
+        guard case .close(let connections) = action else { return }
         control.failAll(with: .connectionClosed(end))
         pending.failAll(with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
@@ -209,37 +211,31 @@ public final class JSONRPCClient: Sendable {
         await callbacks.settle()
     }
 
-    /// Whether a connection that ended with `end` may be reconnected (DESIGN §5 "close codes decide"): not after a
-    /// normal close by the server (1000), a policy or protocol refusal, an auth refusal or a session takeover.
+    /// Whether a connection that ended with `end` may be reconnected: not after a normal close by the server
+    /// (1000), a protocol or policy refusal, an auth refusal or a session takeover.
     public static func reconnects(after end: ConnectionEnd) -> Bool {
-        switch end.code {
-        case 1000, 1002, 1003, 1007, 1008, 1009, 1010, 4401, 4403, 4409: false
-        default: true
-        }
+        ClientConnectionMachine<Never>.reconnects(after: end)
     }
 
     /// The receive loop (or the heartbeat) reported the end of connection `generation`.
     func connectionEnded(generation: Int, end: ConnectionEnd) {
-        enum Next { case ignore, handshakeLost, reconnect, stop }
         // The clock and the timer handle may be the user's: neither is called under the lock.
         let lostAt = clock.now
-        var heartbeatTimer: (any TimerHandle)?
-        let next = state.withLock { s -> Next in
-            guard s.generation == generation else { return .ignore }
-            if s.handshake != nil {
-                s.handshake = nil
-                return .handshakeLost
+        let pendingIDs = pending.ids
+        let (next, heartbeatTimer) = transition { s -> (ClientConnectionMachine<any MessageConnection>.EndAction, (any TimerHandle)?) in
+            let next = s.machine.connectionEnded(generation: generation, end: end, pendingIDs: pendingIDs)
+            switch next {
+            case .ignore, .handshakeLost:
+                return (next, nil)
+            case .reconnect(let epoch):
+                if let backoff = configuration.reconnect.backoff {
+                    s.reconnecting = Task { await self.reconnect(after: end, lostAt: lostAt, backoff: backoff, epoch: epoch) }
+                }
+            case .stop:
+                break
             }
-            guard s.connection != nil else { return .ignore }
-            s.connection = nil
-            heartbeatTimer = s.heartbeatTimer
-            s.heartbeatTimer = nil
-            guard let backoff = configuration.reconnect.backoff, Self.reconnects(after: end) else { return .stop }
-            s.lostIDs = Set(pending.ids)
-            s.epoch += 1
-            let epoch = s.epoch
-            s.reconnecting = Task { await self.reconnect(after: end, lostAt: lostAt, backoff: backoff, epoch: epoch) }
-            return .reconnect
+            defer { s.heartbeatTimer = nil }
+            return (next, s.heartbeatTimer)
         }
         heartbeatTimer?.cancel()
         switch next {
@@ -251,12 +247,10 @@ public final class JSONRPCClient: Sendable {
         case .reconnect:
             control.failAll(with: .connectionClosed(end))
             logger.info("connection lost; reconnecting", metadata: ["reason": "\(end)"])
-            setState(.reconnecting(attempt: 1))
             eventHub.publish(.disconnected(end))
         case .stop:
             control.failAll(with: .connectionClosed(end))
-            setState(.disconnected(end))
-            // DESIGN §5: without reconnect (or when the close code forbids it) a drop completes every pending
+            // Without reconnecting (policy off, or a close code that forbids it) a drop completes every pending
             // request at once.
             let failed = pending.failAll(with: .connectionClosed(end))
             logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
@@ -267,19 +261,13 @@ public final class JSONRPCClient: Sendable {
 
     /// The open connection: connecting first when allowed, or waiting for a reconnection in progress.
     func connectionForSending() async throws -> any MessageConnection {
-        enum Next { case ready(any MessageConnection), wait, connect, fail }
-        let next = state.withLock { s -> Next in
-            if let connection = s.connection { return .ready(connection) }
-            if s.reconnecting != nil { return .wait }
-            return configuration.autoConnect ? .connect : .fail
-        }
-        switch next {
-        case .ready(let connection): return connection
-        case .wait: return try await waitForReconnection()
-        case .fail: throw RPCError.connectionClosed(nil)
-        case .connect:
+        switch state.withLock({ $0.machine.sendAction }) {
+        case .send(let connection): return connection
+        case .waitForReconnection: return try await waitForReconnection()
+        case .fail(let end): throw RPCError.connectionClosed(end)
+        case .connectFirst:
             try await connect()
-            guard let connection = state.withLock({ $0.connection }) else { throw RPCError.connectionClosed(nil) }
+            guard let connection = state.withLock({ $0.machine.connection }) else { throw RPCError.connectionClosed(nil) }
             return connection
         }
     }
