@@ -10,18 +10,6 @@ struct PeersModel {
     var localStreams: [String] = []
     /// Whether the local user is in the room.
     private(set) var isJoined = false
-    /// What a rejoin after a lost session restores (DESIGN §5): the join, the publication, the subscriptions.
-    var recovery = Recovery()
-
-    struct Recovery {
-        /// The params of the last successful `joinRoom`; `nil` when not in a room.
-        var join: JoinRoomParams?
-        /// The `loopback` of the current publication; `nil` when not publishing.
-        var publishLoopback: Bool?
-        /// The users whose stream is subscribed to.
-        var subscriptions: Set<String> = []
-    }
-
     /// The participant called `identifier`; `nil` for anyone unknown (NBMRoomClient fell back to the local peer,
     /// PROTOCOL §4 bug 3).
     func peer(withIdentifier identifier: String) -> Peer? { peers.first { $0.identifier == identifier } }
@@ -33,25 +21,11 @@ struct PeersModel {
         return peers
     }
 
-    /// Out of the room: nobody is known and nothing is published; nothing will be rejoined.
+    /// Out of the room: nobody is known and nothing is published.
     mutating func reset() {
-        resetForRejoin()
-        recovery = Recovery()
-    }
-
-    /// The server lost the session: out of the room until the rejoin, remembering what to restore.
-    mutating func resetForRejoin() {
         peers = []
         localStreams = []
         isJoined = false
-    }
-
-    /// After a rejoin: the endpoints to renegotiate (the publication, and the subscriptions to participants that
-    /// still publish); subscriptions to anyone else are forgotten.
-    mutating func endpointsToRenegotiate() -> [RoomEndpoint] {
-        recovery.subscriptions = recovery.subscriptions.filter { user in peer(withIdentifier: user)?.isPublishing == true }
-        return (recovery.publishLoopback == nil ? [] : [.publisher])
-            + recovery.subscriptions.sorted().map { RoomEndpoint.subscriber(to: $0) }
     }
 
     /// Applies `notification` for the local user `ownName` and returns the event that reports it.
@@ -75,10 +49,8 @@ struct PeersModel {
                 return .participantUnpublished(Peer(identifier: unpublished.name))
             }
             peers[index].streams = []
-            recovery.subscriptions.remove(unpublished.name)
             return .participantUnpublished(peers[index])
         case .participantLeft(let left):
-            recovery.subscriptions.remove(left.name)
             return .participantLeft(remove(left.name) ?? Peer(identifier: left.name))
         case .participantEvicted:
             reset()

@@ -25,16 +25,19 @@ extension RoomClient {
     public func join(dataChannels: Bool = false) async throws -> [Peer] {
         try RoomNaming.validateUserName(room.username)
         let params = JoinRoomParams(user: room.username, room: room.name, dataChannels: dataChannels)
-        return try await request(.joinRoom(params)) { result, model in
+        return try await request(.joinRoom(params)) { result, s in
             guard case .joined(let participants) = result else { return [] }
-            model.recovery.join = params
-            return model.join(participants)
+            s.recovery.joined(params)
+            return s.model.join(participants)
         }
     }
 
     /// Leaves the room (`leaveRoom`). The peers model empties; the server then closes the connection.
     public func leave() async throws {
-        try await request(.leaveRoom) { _, model in model.reset() }
+        try await request(.leaveRoom) { _, s in
+            s.model.reset()
+            s.recovery.forget()
+        }
     }
 
     /// Publishes the local stream (`publishVideo`) and returns the server's SDP answer (NBMRoomClient's delegate
@@ -44,9 +47,9 @@ extension RoomClient {
     ///   - loopback: Whether the server should send the stream back to the publisher.
     public func publishVideo(sdpOffer: String, loopback: Bool = false) async throws -> String {
         let params = PublishVideoParams(sdpOffer: sdpOffer, doLoopback: loopback)
-        return try await request(.publishVideo(params)) { result, model in
-            model.localStreams = [RoomNaming.defaultStreamId]
-            model.recovery.publishLoopback = loopback
+        return try await request(.publishVideo(params)) { result, s in
+            s.model.localStreams = [RoomNaming.defaultStreamId]
+            s.recovery.published(loopback: loopback)
             guard case .sdpAnswer(let answer) = result else { return "" }
             return answer
         }
@@ -54,9 +57,9 @@ extension RoomClient {
 
     /// Stops publishing (`unpublishVideo`).
     public func unpublishVideo() async throws {
-        try await request(.unpublishVideo) { _, model in
-            model.localStreams = []
-            model.recovery.publishLoopback = nil
+        try await request(.unpublishVideo) { _, s in
+            s.model.localStreams = []
+            s.recovery.unpublished()
         }
     }
 
@@ -67,8 +70,8 @@ extension RoomClient {
     ///   - streamId: The stream; default the peer's first, or `webcam`.
     public func receiveVideo(from peer: Peer, sdpOffer: String, streamId: String? = nil) async throws -> String {
         let params = ReceiveVideoFromParams(sender: sender(of: peer, streamId: streamId), sdpOffer: sdpOffer)
-        return try await request(.receiveVideoFrom(params)) { result, model in
-            model.recovery.subscriptions.insert(peer.identifier)
+        return try await request(.receiveVideoFrom(params)) { result, s in
+            s.recovery.subscribed(to: peer.identifier)
             guard case .sdpAnswer(let answer) = result else { return "" }
             return answer
         }
@@ -78,7 +81,7 @@ extension RoomClient {
     /// success (NBMRoomClient wanted an sdpAnswer and always failed, PROTOCOL §4 bug 2).
     public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
         let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
-        try await request(.unsubscribeFromVideo(params)) { _, model in model.recovery.subscriptions.remove(peer.identifier) }
+        try await request(.unsubscribeFromVideo(params)) { _, s in s.recovery.unsubscribed(from: peer.identifier) }
     }
 
     /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``RoomProtocol/RoomEndpoint/publisher``
@@ -121,13 +124,13 @@ extension RoomClient {
     /// Sends `request`; `apply` runs on its decoded result, under the lock and in wire order (DESIGN §2).
     @discardableResult
     func request<T: Sendable>(
-        _ request: RoomRequest, apply: @escaping @Sendable (RoomResult, inout PeersModel) -> T
+        _ request: RoomRequest, apply: @escaping @Sendable (RoomResult, inout State) -> T
     ) async throws -> T {
         let method = request.method
         do {
             return try await rpc.call(method.rawValue, params: request.params) { json in
                 let result = try RoomResult(method: method, result: json)
-                return self.state.withLock { apply(result, &$0.model) }
+                return self.state.withLock { apply(result, &$0) }
             }
         } catch let error as RPCError {
             throw RoomError(error) ?? error

@@ -4,38 +4,38 @@ import RoomProtocol
 import SignalingSupport
 
 extension RoomClient {
-    /// How long a rejoin waits for its name while the server answers 104 (a cluster frees the name of a dead
-    /// node's participant within its node timeout, 5 s by default).
-    static let nameReleaseWait = Duration.seconds(15)
-
-    /// Rejoins after a reconnect into a fresh session (the server answered 40007, DESIGN §5), then restores the
-    /// media; a 104 is retried for ``nameReleaseWait``. A rejoin cut short by another loss is retried by the next fresh session; a resumed one completes
-    /// (its `joinRoom` is re-sent with its id, and the server's dedupe runs it once).
-    func rejoin() async {
-        guard let params = state.withLock({ $0.model.recovery.join }) else { return }
+    /// Rejoin `round` after a reconnect into a fresh session (the server answered 40007), then the media; a 104
+    /// is retried while ``RoomRecoveryMachine`` allows. A rejoin cut short by another loss is retried by the next
+    /// fresh session; a resumed one completes (its `joinRoom` is re-sent with its id, and the server's dedupe runs
+    /// it once).
+    func rejoin(_ params: JoinRoomParams, round: Int) async {
         let endpoints: [RoomEndpoint]
-        var delay = Duration.milliseconds(250)
-        var waited = Duration.zero
         while true {
             do {
-                endpoints = try await request(.joinRoom(params)) { result, model in
-                    if case .joined(let participants) = result { _ = model.join(participants) }
-                    return model.endpointsToRenegotiate()
+                endpoints = try await request(.joinRoom(params)) { result, s in
+                    if case .joined(let participants) = result { _ = s.model.join(participants) }
+                    let model = s.model
+                    return s.recovery.rejoined { model.peer(withIdentifier: $0)?.isPublishing == true }
                 }
                 break
             } catch RPCError.connectionClosed {
                 return
-            } catch let error as RoomError where error.code == .existingUserInRoom && waited < Self.nameReleaseWait {
-                // Rejoining on another node of a cluster: the node that died still holds the name until the
-                // cluster notices (its node timeout). Try again shortly.
-                logger.info("rejoin: the name is still taken; retrying", metadata: ["delay": "\(delay)"])
-                do { try await configuration.clock.sleep(for: delay) } catch { return }
-                waited += delay
-                delay = min(delay * 2, .seconds(2))
             } catch {
-                logger.warning("rejoin failed", metadata: ["error": "\(error)"])
-                eventHub.publish(.recoveryFailed("cannot rejoin \(params.room) as \(params.user): \(error)"))
-                return
+                let nameTaken = (error as? RoomError)?.code == .existingUserInRoom
+                switch state.withLock({ $0.recovery.rejoinRefused(round: round, nameTaken: nameTaken) }) {
+                case .stop:
+                    return
+                case .retry(let delay):
+                    // Rejoining on another node of a cluster: the node that died still holds the name until the
+                    // cluster notices (its node timeout). Try again shortly.
+                    logger.info("rejoin: the name is still taken; retrying", metadata: ["delay": "\(delay)"])
+                    do { try await configuration.clock.sleep(for: delay) } catch { return }
+                    guard state.withLock({ $0.recovery.isRejoining(round: round) }) else { return }
+                case .giveUp:
+                    logger.warning("rejoin failed", metadata: ["error": "\(error)"])
+                    eventHub.publish(.recoveryFailed("cannot rejoin \(params.room) as \(params.user): \(error)"))
+                    return
+                }
             }
         }
         logger.info("rejoined the room", metadata: ["room": "\(params.room)"])
@@ -59,7 +59,7 @@ extension RoomClient {
                 let answer: String
                 switch endpoint {
                 case .publisher:
-                    let loopback = state.withLock { $0.model.recovery.publishLoopback } ?? false
+                    let loopback = state.withLock { $0.recovery.publishLoopback } ?? false
                     answer = try await publishVideo(sdpOffer: offer, loopback: loopback)
                 case .subscriber(let user):
                     answer = try await receiveVideo(from: peer(withIdentifier: user) ?? Peer(identifier: user),

@@ -29,8 +29,8 @@ import SignalingSupport
 public final class RoomClient: Sendable {
     struct State {
         var model = PeersModel()
-        /// The connection was lost while in the room: a fresh session (after 40007) must rejoin.
-        var lostWhileJoined = false
+        /// What a rejoin restores, and where the recovery is.
+        var recovery = RoomRecoveryMachine()
         /// The last connection state published in the events.
         var reportedState: ConnectionState?
     }
@@ -105,29 +105,20 @@ public final class RoomClient: Sendable {
     /// into a fresh session starts the rejoin. (A state observer of `rpc`: it runs in the JSON-RPC client's callback
     /// order, outside its lock; the rejoin's calls go to a task, so that later callbacks are not held up.)
     private func apply(_ connectionState: ConnectionState) {
-        let rejoin = state.withLock { s -> Bool in
-            var rejoin = false
-            switch connectionState {
-            case .disconnected:
+        let rejoin = state.withLock { s -> (params: JoinRoomParams, round: Int)? in
+            var rejoin: (JoinRoomParams, Int)?
+            switch s.recovery.connectionChanged(to: connectionState, isJoined: s.model.isJoined) {
+            case .none: break
+            case .forgetRoom: s.model.reset()
+            case .rejoin(let params, let round):
                 s.model.reset()
-                s.lostWhileJoined = false
-            case .reconnecting:
-                if s.model.isJoined || s.model.recovery.join != nil { s.lostWhileJoined = true }
-            case .connected where s.lostWhileJoined:
-                // The server answered 40007: the participant is gone there. Rejoin with the same params.
-                s.lostWhileJoined = false
-                s.model.resetForRejoin()
-                rejoin = s.model.recovery.join != nil
-            case .resumed:
-                s.lostWhileJoined = false
-            case .connecting, .connected, .rejoined:
-                break
+                rejoin = params.map { ($0, round) }
             }
             s.reportedState = connectionState
             eventHub.publish(.connectionStateChanged(connectionState))
             return rejoin
         }
-        if rejoin { Task { await self.rejoin() } }
+        if let rejoin { Task { await self.rejoin(rejoin.params, round: rejoin.round) } }
     }
 
     /// Applies one notification in the receive loop and publishes its event (under the lock, so that state
@@ -147,7 +138,9 @@ public final class RoomClient: Sendable {
             return
         }
         state.withLock { s in
-            eventHub.publish(s.model.apply(decoded, ownName: room.username))
+            let event = s.model.apply(decoded, ownName: room.username)
+            s.recovery.observe(event)
+            eventHub.publish(event)
         }
     }
 }
