@@ -3,6 +3,7 @@
 /* What Swift cannot import from libwebsockets.h on its own (LWS-NOTES §1, §3.1). */
 #include <libwebsockets.h>
 #include <ev.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -25,6 +26,35 @@ static inline void *clws_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO); }
 static inline void clws_ev_run(void *loop) { ev_run((struct ev_loop *)loop, 0); }
 static inline void clws_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EVBREAK_ALL); }
 static inline void clws_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
+
+/* A repeating libev timer that wakes lws through lws_cancel_service, so that lws services its ripe timers (close
+   acks, handshake timeouts) at most one period late. lws 4.1.6's libev plugin re-arms its own timer with
+   ev_timer_set on an active watcher, which libev ignores: an earlier timer set while a later one is armed waited
+   for the later one or for unrelated socket traffic (docs/libwebsockets.md, "Timers under libev"). */
+typedef struct clws_ev_tick {
+    ev_timer timer; /* must stay first */
+    struct lws_context *context;
+} clws_ev_tick;
+
+static void clws_ev_tick_fired(struct ev_loop *loop, ev_timer *timer, int revents) {
+    (void)loop; (void)revents;
+    lws_cancel_service(((clws_ev_tick *)timer)->context);
+}
+
+static inline void *clws_ev_tick_start(void *loop, struct lws_context *context, double seconds) {
+    clws_ev_tick *tick = (clws_ev_tick *)calloc(1, sizeof(clws_ev_tick));
+    if (!tick) return NULL;
+    tick->context = context;
+    ev_timer_init(&tick->timer, clws_ev_tick_fired, seconds, seconds);
+    ev_timer_start((struct ev_loop *)loop, &tick->timer);
+    return tick;
+}
+
+static inline void clws_ev_tick_stop(void *loop, void *tick) {
+    if (!tick) return;
+    ev_timer_stop((struct ev_loop *)loop, &((clws_ev_tick *)tick)->timer);
+    free(tick);
+}
 
 /* lws_sul timers hand back only the lws_sorted_usec_list_t*; embed it first, followed by an owner pointer. */
 typedef struct clws_timer {

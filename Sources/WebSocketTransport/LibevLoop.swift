@@ -16,8 +16,14 @@ final class LibevLoop {
         foreignLoops.initialize(to: raw)
     }
 
-    /// Runs the loop until ``stop()``: this replaces calling `lws_service` over and over.
-    func run() { clws_ev_run(raw) }
+    /// Runs the loop until ``stop()``: this replaces calling `lws_service` over and over. Once a second it wakes
+    /// lws (`lws_cancel_service`), so that lws's own timers (close acks, handshake timeouts) fire on time even when
+    /// no socket is active: lws 4.1.6's libev plugin cannot bring its timer forward once armed.
+    func run(context: OpaquePointer) {
+        let tick = clws_ev_tick_start(raw, context, 1.0)
+        clws_ev_run(raw)
+        clws_ev_tick_stop(raw, tick)
+    }
 
     /// Makes ``run()`` return once the current callback has returned.
     func stop() { clws_ev_break(raw) }

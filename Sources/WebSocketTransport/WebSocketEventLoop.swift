@@ -226,7 +226,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         mailbox.bindServiceThread()
         threadInfo.withLock { $0.tid = clws_gettid() }
         if let libev {
-            libev.run()  // until `drainMailbox` stops it, once the mailbox refuses work
+            libev.run(context: context)  // until `drainMailbox` stops it, once the mailbox refuses work
         } else {
             while mailbox.refusal == nil {
                 if lws_service(context, 0) < 0 { break }
