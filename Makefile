@@ -46,8 +46,8 @@ asan: deps
 # .build-docs/docs/KurentoSignaling.doccarchive (each module's own archive is beside it under
 # .build-docs/plugins/Swift-DocC/outputs/intermediates). Combined documentation is what lets a module link to a symbol
 # of a module it depends on, with a leading slash: ``/JSONRPC/RPCError``. Any warning fails the target: docc's through
-# --warnings-as-errors (they print as errors), the compiler's and the plugin's through the grep. The log is
-# .build-docs/docs.log.
+# --warnings-as-errors (they print as errors), the compiler's and the plugin's through the grep (the plugin exits 0
+# when the final merge fails, hence the check for the archive). The log is .build-docs/docs.log.
 DOCS_TARGETS ?= SignalingSupport WebSocketTransport JSONRPC SDP PeerManager RoomProtocol RoomServer RoomCluster \
 	RoomClient TreeClient SharedObjects SharedObjectServer SharedObjectSQLite
 docs: deps
@@ -56,8 +56,9 @@ docs: deps
 	    generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --enable-experimental-combined-documentation \
 	    --warnings-as-errors --output-path .build-docs/docs/KurentoSignaling.doccarchive; \
 	  echo $$? > .build-docs/docs.rc; } 2>&1 | tee .build-docs/docs.log
-	@echo "docs: $$(grep -c 'warning:' .build-docs/docs.log) warnings, $$(grep -c 'error:' .build-docs/docs.log) errors"
-	@test "$$(cat .build-docs/docs.rc)" = 0 && ! grep -q -e 'warning:' -e 'error:' .build-docs/docs.log
+	@echo "docs: $$(grep -c 'warning:' .build-docs/docs.log) warnings, $$(grep -cE 'error:|^Error:' .build-docs/docs.log) errors"
+	@test "$$(cat .build-docs/docs.rc)" = 0 && ! grep -qE 'warning:|error:|^Error:' .build-docs/docs.log
+	@test -f .build-docs/docs/KurentoSignaling.doccarchive/index.html && echo "docs: .build-docs/docs/KurentoSignaling.doccarchive"
 
 clean:
 	rm -rf .build .build-*
