@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test leaks demo cluster-demo tsan asan fuzz idle-cpu bench clean
+.PHONY: deps build test leaks demo cluster-demo tsan asan fuzz idle-cpu bench docs clean
 
 deps:
 	bash scripts/deps.sh
@@ -41,6 +41,24 @@ tsan: deps
 asan: deps
 	printf 'leak:libXCTest.so\n' > .build-asan.supp
 	KS_DEADLINE_SCALE=4 LSAN_OPTIONS=suppressions=$(CURDIR)/.build-asan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# DocC for every library product (swift-docc-plugin), in its own build folder. One combined archive,
+# .build-docs/docs/KurentoSignaling.doccarchive (each module's own archive is beside it under
+# .build-docs/plugins/Swift-DocC/outputs/intermediates). Combined documentation is what lets a module link to a symbol
+# of a module it depends on, with a leading slash: ``/JSONRPC/RPCError``. Any warning fails the target: docc's through
+# --warnings-as-errors (they print as errors), the compiler's and the plugin's through the grep (the plugin exits 0
+# when the final merge fails, hence the check for the archive). The log is .build-docs/docs.log.
+DOCS_TARGETS ?= SignalingSupport WebSocketTransport JSONRPC SDP PeerManager RoomProtocol RoomServer RoomCluster \
+	RoomClient TreeClient SharedObjects SharedObjectServer SharedObjectSQLite
+docs: deps
+	mkdir -p .build-docs/docs
+	{ $(SWIFT) package --scratch-path .build-docs --allow-writing-to-directory .build-docs/docs \
+	    generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --enable-experimental-combined-documentation \
+	    --warnings-as-errors --output-path .build-docs/docs/KurentoSignaling.doccarchive; \
+	  echo $$? > .build-docs/docs.rc; } 2>&1 | tee .build-docs/docs.log
+	@echo "docs: $$(grep -c 'warning:' .build-docs/docs.log) warnings, $$(grep -cE 'error:|^Error:' .build-docs/docs.log) errors"
+	@test "$$(cat .build-docs/docs.rc)" = 0 && ! grep -qE 'warning:|error:|^Error:' .build-docs/docs.log
+	@test -f .build-docs/docs/KurentoSignaling.doccarchive/index.html && echo "docs: .build-docs/docs/KurentoSignaling.doccarchive"
 
 clean:
 	rm -rf .build .build-*

@@ -24,7 +24,7 @@ public struct BroadcastOverflow: Error, Sendable, Hashable, CustomStringConverti
 /// it falls more than `bufferLimit` events behind, gets the events it buffered and then ``BroadcastOverflow``,
 /// once, ending its sequence. Used for notifications, connection state, room, tree and shared-object events.
 ///
-/// The delegate faces subscribe differently (``subscribeReportingLoss(bufferLimit:)``, in the package): a delegate
+/// The delegate faces subscribe differently (`subscribeReportingLoss(bufferLimit:)`, in the package): a delegate
 /// that falls behind is told how many events it lost and goes on with the later ones.
 public final class Broadcast<Element: Sendable>: Sendable {
     /// One subscriber's view: an `AsyncSequence` of the events published after it subscribed

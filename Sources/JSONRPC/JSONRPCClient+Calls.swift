@@ -12,6 +12,8 @@ extension JSONRPCClient {
     /// Calls `method` and returns its result.
     ///
     /// - Parameters:
+    ///   - method: the method's name.
+    ///   - params: its params; `nil` for none.
     ///   - timeout: the first attempt's timeout; default ``Configuration/requestTimeout``.
     /// - Throws: ``RPCError``: the peer's error, timeout, cancellation (also of the calling task), or the
     ///   connection's end.

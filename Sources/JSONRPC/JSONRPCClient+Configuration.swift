@@ -69,7 +69,10 @@ extension JSONRPCClient {
         }
 
         /// The delay before attempt `attempt` (from 1), `elapsed` after the loss.
-        /// - Parameter unit: a random number in 0..<1 that places the jitter (0.5 means none).
+        /// - Parameters:
+        ///   - attempt: the attempt's number, from 1.
+        ///   - elapsed: the time since the connection was lost.
+        ///   - unit: a random number in 0..<1 that places the jitter (0.5 means none).
         /// - Returns: `nil` when the budget is spent: give up.
         public func delay(attempt: Int, elapsed: Duration, unit: Double) -> Duration? {
             guard elapsed < budget else { return nil }

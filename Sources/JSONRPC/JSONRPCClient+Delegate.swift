@@ -15,7 +15,7 @@ public protocol JSONRPCClientDelegate: AnyObject, Sendable {
     func clientDidConnect(_ client: JSONRPCClient)
     /// The client's connection ended: for good, or lost while a reconnection starts.
     func clientDidDisconnect(_ client: JSONRPCClient)
-    /// The server sent a request (it is answered by the handler registered with ``JSONRPCClient/handle(_:_:)``).
+    /// The server sent a request (it is answered by the handler registered with ``JSONRPCClient/handle(_:_:)-(_,(JSONValue?)->JSONValue)``).
     func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest)
     /// Something failed outside any one call.
     func client(_ client: JSONRPCClient, didFailWithError error: RPCError)

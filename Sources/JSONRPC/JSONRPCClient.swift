@@ -11,7 +11,7 @@ import SignalingSupport
 ///   reconnects with backoff (``Configuration/reconnect``) and resumes the session with `connect{sessionId}`,
 ///   re-sending pending requests with their ids. Close codes 1000 (from the server), 1008, 4401, 4403 and 4409
 ///   and a user ``close(code:reason:)`` never reconnect.
-/// - Server→client requests go to handlers registered with ``handle(_:_:)``; an unknown method gets -32601.
+/// - Server→client requests go to handlers registered with ``handle(_:_:)-(_,(JSONValue?)->JSONValue)``; an unknown method gets -32601.
 /// - ``notifications`` and ``connectionStates`` are multicast (DESIGN §2). A call's result is delivered only after
 ///   every notification that arrived before its response was published.
 /// - The async API is the implementation; the delegate (``delegate``) and completion-closure faces are thin

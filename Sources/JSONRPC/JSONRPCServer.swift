@@ -94,7 +94,8 @@ public final class JSONRPCServer: Sendable {
 
     /// The settings this server was made with.
     public let configuration: Configuration
-    /// The method router; ``register(_:_:)`` is the usual way in.
+    /// The method router; ``register(_:placement:_:)-(_,_,(JSONValue?,RPCRequestContext)->JSONValue?)`` is the
+    /// usual way in.
     public let router = MethodRouter<RPCRequestContext>()
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
@@ -127,7 +128,8 @@ public final class JSONRPCServer: Sendable {
     /// connection no thread hop (it runs on the event loop's service thread). The cheapest path there is, for
     /// handlers that only touch memory: it must return quickly and never block, since the connection (and on the
     /// service thread every connection of the loop) waits while it runs, and ``Configuration/handlerTimeout``
-    /// cannot stop it. Anything that waits belongs in ``register(_:placement:_:)``.
+    /// cannot stop it. Anything that waits belongs in
+    /// ``register(_:placement:_:)-(_,_,(JSONValue?,RPCRequestContext)->JSONValue?)``.
     public func registerInline(_ method: String,
                                _ handler: @escaping @Sendable (JSONValue?, RPCRequestContext) throws -> JSONValue?) {
         router.registerInline(method) { params, context in try handler(params?.value, context) }

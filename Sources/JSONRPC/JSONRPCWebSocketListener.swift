@@ -2,7 +2,7 @@ import WebSocketTransport
 
 /// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
 /// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by
-/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown()`` when done, or it serves until the process ends.
+/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown(code:reason:)`` when done, or it serves until the process ends.
 ///
 /// ```swift
 /// let server = JSONRPCServer(configuration: .init(conventions: .plain))
@@ -53,10 +53,10 @@ extension JSONRPCServer {
     ///
     /// - Parameters:
     ///   - configuration: host, port (0 for an ephemeral one), TLS, upgrade filter and limits. A message above
-    ///     ``WebSocketTransport/ConnectionLimits/maxMessageSize`` (1 MiB by default) closes its connection
+    ///     ``/WebSocketTransport/ConnectionLimits/maxMessageSize`` (1 MiB by default) closes its connection
     ///     with 1009.
-    ///   - loop: the event loop; ``WebSocketTransport/WebSocketEventLoop/shared`` by default.
-    /// - Throws: ``WebSocketTransport/TransportError/listenFailed(_:)`` when the address cannot be bound.
+    ///   - loop: the event loop; ``/WebSocketTransport/WebSocketEventLoop/shared`` by default.
+    /// - Throws: ``/WebSocketTransport/TransportError/listenFailed(_:)`` when the address cannot be bound.
     public func listen(on configuration: WebSocketServerConfiguration = .init(),
                        loop: WebSocketEventLoop = .shared) async throws -> JSONRPCWebSocketListener {
         JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop))

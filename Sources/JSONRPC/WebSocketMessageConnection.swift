@@ -1,7 +1,7 @@
 import Foundation
 import WebSocketTransport
 
-/// A ``MessageConnection`` over a ``WebSocketTransport/WebSocketConnection``: the production seam between the
+/// A ``MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
 /// JSON-RPC endpoints and the socket (DESIGN §1).
 ///
 /// - Messages go out as text frames. An inbound binary frame is read as UTF-8 text (invalid bytes become U+FFFD,
@@ -12,13 +12,13 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// The underlying WebSocket connection.
     public let webSocket: WebSocketConnection
 
-    /// Wraps `webSocket`. The adapter becomes the single consumer of its ``WebSocketConnection/messages``.
+    /// Wraps `webSocket`. The adapter becomes the single consumer of its ``/WebSocketTransport/WebSocketConnection/messages``.
     public init(_ webSocket: WebSocketConnection) {
         self.webSocket = webSocket
     }
 
     /// The executor of the event loop's service thread that owns the socket
-    /// (``WebSocketTransport/WebSocketEventLoopExecutor``).
+    /// (``/WebSocketTransport/WebSocketEventLoopExecutor``).
     public var executor: (any TaskExecutor)? { webSocket.executor }
 
     /// Sends `text` as one text message; returns once the transport has taken it.

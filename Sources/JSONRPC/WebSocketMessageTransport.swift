@@ -17,7 +17,7 @@ public struct WebSocketMessageTransport: MessageTransport {
     }
 
     /// Opens a WebSocket connection.
-    /// - Throws: the ``WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout).
+    /// - Throws: the ``/WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout).
     public func connect() async throws -> any MessageConnection {
         WebSocketMessageConnection(try await WebSocketConnection.connect(to: url, configuration: configuration, loop: loop))
     }

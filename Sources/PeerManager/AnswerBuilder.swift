@@ -5,7 +5,12 @@ import SDP
 public enum AnswerBuilder {
     /// The answer to `offer`.
     /// - Parameters:
+    ///   - offer: the remote offer.
+    ///   - policy: what the answerer accepts (codecs, kinds, directions, extensions) and its address.
+    ///   - credentials: the answerer's ICE username fragment and password.
+    ///   - fingerprint: the answerer's DTLS certificate fingerprint.
     ///   - sessionID: the `o=` session id, from an injected generator.
+    ///   - sessionVersion: the `o=` session version; incremented for each new answer of the session.
     public static func answer(
         to offer: SessionDescription, policy: AnswerPolicy = AnswerPolicy(), credentials: IceCredentials,
         fingerprint: Fingerprint, sessionID: UInt64, sessionVersion: UInt64 = 1

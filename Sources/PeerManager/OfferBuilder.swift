@@ -8,6 +8,9 @@ import SDP
 public enum OfferBuilder {
     /// The offer.
     /// - Parameters:
+    ///   - configuration: the media to offer: one section each for audio, video and the data channel, in that order.
+    ///   - credentials: the ICE username fragment and password of every section.
+    ///   - fingerprint: the DTLS certificate fingerprint of every section.
     ///   - sessionID: the `o=` session id (JSEP: random, below 2^63); pass one from an injected generator.
     ///   - sessionVersion: incremented for each new offer of the session.
     public static func offer(

@@ -10,7 +10,7 @@ extension PeerManager {
         Task { completion(await Self.result { () throws(PeerManagerError) in try await self.generateOffer(for: id, media: media) }) }
     }
 
-    /// ``processOffer(_:for:)`` with a completion.
+    /// ``processOffer(_:for:policy:)`` with a completion (the registry's own answer policy).
     public nonisolated func processOffer(
         _ sdp: String, for id: String, completion: @escaping @Sendable (Result<String, PeerManagerError>) -> Void
     ) {

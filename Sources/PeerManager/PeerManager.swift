@@ -26,6 +26,8 @@ public actor PeerManager {
 
     /// A registry.
     /// - Parameters:
+    ///   - configuration: the settings of every connection (glare handling, queued candidates).
+    ///   - answerPolicy: how ``processOffer(_:for:policy:)`` answers when the call names no policy.
     ///   - fingerprint: the DTLS certificate fingerprint to advertise; a random well-formed one when `nil`.
     ///   - generator: the source of credentials and session ids (inject a seeded one in tests).
     ///   - subscriberBuffer: events a subscriber may fall behind before its sequence ends with an error.
@@ -88,7 +90,10 @@ public actor PeerManager {
     }
 
     /// Applies a remote offer, answers it as the media server does (``AnswerBuilder``) and returns the answer.
-    /// - Parameter policy: the answer policy for this offer; the registry's own when `nil`.
+    /// - Parameters:
+    ///   - sdp: the remote offer.
+    ///   - id: the connection; created when the registry does not have it yet.
+    ///   - policy: the answer policy for this offer; the registry's own when `nil`.
     public func processOffer(_ sdp: String, for id: String, policy: AnswerPolicy? = nil) throws(PeerManagerError) -> String {
         var entry = entries[id] ?? newEntry()
         _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.offer, sdp: sdp) }

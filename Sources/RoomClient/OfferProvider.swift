@@ -5,7 +5,7 @@ import RoomProtocol
 /// automatic (DESIGN §5). Typically backed by a `PeerManager`: close the old peer connection, generate a new offer,
 /// then process the answer.
 public struct OfferProvider: Sendable {
-    /// A fresh offer for `endpoint`: send-only for ``RoomProtocol/RoomEndpoint/publisher``, receive-only for a
+    /// A fresh offer for `endpoint`: send-only for ``/RoomProtocol/RoomEndpoint/publisher``, receive-only for a
     /// subscription.
     public var offer: @Sendable (RoomEndpoint) async throws -> String
     /// The server's answer to that offer, to apply.

@@ -2,7 +2,7 @@
 /// NBMRoom counterpart (PROTOCOL §4), without its peer set: the participants live in ``RoomClient/peers``.
 public struct Room: Sendable, Hashable {
     /// The local user's name. A server refuses names that are empty or contain `_` or control characters
-    /// (``RoomProtocol/RoomNaming/validateUserName(_:)``).
+    /// (``/RoomProtocol/RoomNaming/validateUserName(_:)``).
     public var username: String
     /// The room's name; the server creates the room on first join.
     public var name: String

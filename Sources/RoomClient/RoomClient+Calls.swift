@@ -5,13 +5,13 @@ import SignalingSupport
 
 extension RoomClient {
     /// Opens the connection, unless connected already. Calls connect on their own, so this is optional.
-    /// - Throws: ``JSONRPC/RPCError/connectionClosed(_:)`` with the transport's reason.
+    /// - Throws: ``/JSONRPC/RPCError/connectionClosed(_:)`` with the transport's reason.
     public func connect() async throws {
         try await rpc.connect()
     }
 
     /// Closes the connection (a user-initiated close). Every pending call completes, exactly once, with
-    /// ``JSONRPC/RPCError/connectionClosed(_:)``; the peers model empties. It does not send `leaveRoom`: the
+    /// ``/JSONRPC/RPCError/connectionClosed(_:)``; the peers model empties. It does not send `leaveRoom`: the
     /// server evicts a participant whose socket closed (PROTOCOL §3).
     public func disconnect() async {
         await rpc.close(code: 1000, reason: "client disconnected")
@@ -19,8 +19,8 @@ extension RoomClient {
 
     /// Joins the room (`joinRoom`) and returns the participants already in it, without the local user.
     /// - Parameter dataChannels: Whether the client wants data channels.
-    /// - Throws: ``RoomProtocol/RoomError``, e.g. 104 when the name is taken, or 999 before sending anything
-    ///   when ``Room/username`` is not a valid name; ``JSONRPC/RPCError`` for transport failures.
+    /// - Throws: ``/RoomProtocol/RoomError``, e.g. 104 when the name is taken, or 999 before sending anything
+    ///   when ``Room/username`` is not a valid name; ``/JSONRPC/RPCError`` for transport failures.
     @discardableResult
     public func join(dataChannels: Bool = false) async throws -> [Peer] {
         try RoomNaming.validateUserName(room.username)
@@ -84,8 +84,8 @@ extension RoomClient {
         try await request(.unsubscribeFromVideo(params)) { _, s in s.recovery.unsubscribed(from: peer.identifier) }
     }
 
-    /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``RoomProtocol/RoomEndpoint/publisher``
-    /// for the published stream, ``RoomProtocol/RoomEndpoint/subscriber(to:)`` for a subscription. A missing
+    /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``/RoomProtocol/RoomEndpoint/publisher``
+    /// for the published stream, ``/RoomProtocol/RoomEndpoint/subscriber(to:)`` for a subscription. A missing
     /// `sdpMid` is sent as `""` and a missing `sdpMLineIndex` as 0, as NBMRoomClient did.
     public func sendICECandidate(_ candidate: IceCandidate, for endpoint: RoomEndpoint) async throws {
         let wire = RoomIceCandidate(endpointName: endpoint.endpointName(ownName: room.username),
@@ -102,13 +102,13 @@ extension RoomClient {
 
     /// Sends a message to one participant (`sendPrivateMessage`, our extension: a stock Kurento server never
     /// answers it, so the call times out there).
-    /// - Throws: ``RoomProtocol/RoomError`` 102 when there is no such participant.
+    /// - Throws: ``/RoomProtocol/RoomError`` 102 when there is no such participant.
     public func sendPrivateMessage(_ message: String, to user: String) async throws {
         try await request(.sendPrivateMessage(SendPrivateMessageParams(to: user, message: message))) { _, _ in }
     }
 
     /// Sends an application-defined request (`customRequest`) and returns its result without Kurento's
-    /// `sessionId`/`value` wrapping. A stock server answers -1 "Unsupported method" (a ``RoomProtocol/RoomError``).
+    /// `sessionId`/`value` wrapping. A stock server answers -1 "Unsupported method" (a ``/RoomProtocol/RoomError``).
     public func customRequest(_ params: JSONValue) async throws -> JSONValue {
         try await request(.customRequest(params)) { result, _ in
             guard case .custom(let value) = result else { return .null }

@@ -22,16 +22,16 @@ extension RoomClient {
         /// Per-subscriber buffer of ``RoomClient/events``. Default 1,024.
         public var eventBufferLimit: Int
         /// What happens on a drop: reconnect and resume, and rejoin when the server lost the session. Default
-        /// ``JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
+        /// ``/JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
         public var reconnect: JSONRPCClient.ReconnectPolicy
-        /// The `ping` heartbeat. Default ``JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
+        /// The `ping` heartbeat. Default ``/JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
         public var heartbeat: JSONRPCClient.Heartbeat
         /// Makes the media recovery after a rejoin automatic: fresh offers for the publication and the
         /// subscriptions, and their answers applied. `nil` (the default): the client publishes
         /// ``RoomEvent/renegotiationNeeded(_:)`` instead.
         public var offerProvider: OfferProvider?
         /// More endpoints of the same rooms (the other nodes of a room-server cluster), tried in order after
-        /// ``Room/url`` when it does not take a connection (``JSONRPC/FailoverTransport``): a client whose node
+        /// ``Room/url`` when it does not take a connection (``/JSONRPC/FailoverTransport``): a client whose node
         /// died reconnects to the next and rejoins there. Default: none.
         public var failoverURLs: [String]
 

@@ -3,7 +3,7 @@ import Logging
 import RoomProtocol
 import SignalingSupport
 
-/// The Kurento Room client: the NBMRoomClient counterpart (PROTOCOL §4), over a ``JSONRPC/JSONRPCClient``.
+/// The Kurento Room client: the NBMRoomClient counterpart (PROTOCOL §4), over a ``/JSONRPC/JSONRPCClient``.
 ///
 /// ```swift
 /// let client = RoomClient(room: Room(username: "alice", roomName: "demo", url: "ws://127.0.0.1:8443/room"))
@@ -18,10 +18,10 @@ import SignalingSupport
 /// - ``events`` is multicast: each access is a new subscriber with a bounded buffer.
 /// - Recovery (DESIGN §5): the JSON-RPC client reconnects and resumes the session; when the server no longer knows
 ///   it (40007), this client rejoins with the same user, room and data-channel setting, refreshes the peers model
-///   from the join result, reports ``JSONRPC/ConnectionState/rejoined``, then renegotiates its media through
+///   from the join result, reports ``/JSONRPC/ConnectionState/rejoined``, then renegotiates its media through
 ///   ``Configuration/offerProvider`` or asks for it with ``RoomEvent/renegotiationNeeded(_:)``.
-/// - Calls throw ``RoomProtocol/RoomError`` when the server answers with a Room error code, and
-///   ``JSONRPC/RPCError`` otherwise (timeout, connection closed, another JSON-RPC error, a malformed result).
+/// - Calls throw ``/RoomProtocol/RoomError`` when the server answers with a Room error code, and
+///   ``/JSONRPC/RPCError`` otherwise (timeout, connection closed, another JSON-RPC error, a malformed result).
 /// - The NBMRoomClient bugs are not copied: publishing returns the real SDP answer, `unsubscribe` accepts the
 ///   server's `{}`, and ``peer(withIdentifier:)`` returns `nil` for unknown ids.
 /// - The delegate (``delegate``) and completion-closure faces are thin adapters over the async API; they are
@@ -57,7 +57,7 @@ public final class RoomClient: Sendable {
     }
 
     /// Creates a client for `room` that opens its connections through `transport` (``Room/url`` is then only
-    /// informative). Tests pass a transport handing out ``JSONRPC/LocalMessageConnection``s.
+    /// informative). Tests pass a transport handing out ``/JSONRPC/LocalMessageConnection``s.
     public init(room: Room, transport: any MessageTransport, configuration: Configuration = .init()) {
         self.room = room
         self.configuration = configuration
@@ -74,7 +74,7 @@ public final class RoomClient: Sendable {
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
     /// with a bounded buffer (``Configuration/eventBufferLimit``): it gets every event, or, when it falls further
-    /// behind, the ones it buffered and then ``JSONRPC/BroadcastOverflow``, once, ending it. To go on, subscribe
+    /// behind, the ones it buffered and then ``/JSONRPC/BroadcastOverflow``, once, ending it. To go on, subscribe
     /// again and read ``peers`` and ``connectionState`` (already current). The sequence ends when the client is
     /// released.
     public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
@@ -93,7 +93,7 @@ public final class RoomClient: Sendable {
     /// Whether the local user is in the room (joined, and not left, evicted or disconnected since).
     public var isJoined: Bool { state.withLock { $0.model.isJoined } }
 
-    /// The connection's current state, as last reported in ``events`` (``JSONRPC/ConnectionState/rejoined`` after
+    /// The connection's current state, as last reported in ``events`` (``/JSONRPC/ConnectionState/rejoined`` after
     /// a rejoin, until the connection's state changes again).
     public var connectionState: ConnectionState { state.withLock { $0.reportedState } ?? rpc.connectionState }
 

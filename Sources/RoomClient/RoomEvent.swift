@@ -31,7 +31,7 @@ public enum RoomEvent: Sendable, Hashable {
     /// A Room notification whose params do not have the PROTOCOL §3 shape; it changed nothing.
     case invalidNotification(RoomDecodingError)
     /// The connection's state changed. After a reconnect into a fresh session (the server answered 40007), the
-    /// client rejoins the room and reports ``JSONRPC/ConnectionState/rejoined`` here.
+    /// client rejoins the room and reports ``/JSONRPC/ConnectionState/rejoined`` here.
     case connectionStateChanged(ConnectionState)
     /// After a rejoin, the media the local user had is gone on the server: these endpoints need fresh offers
     /// (``RoomClient/publishVideo(sdpOffer:loopback:)`` for the publisher, ``RoomClient/receiveVideo(from:sdpOffer:streamId:)``

@@ -1,7 +1,7 @@
 import JSONRPC
 
 /// A Room error: a ``RoomErrorCode`` with the server's message (DESIGN §3). Servers throw
-/// ``errorObject``; clients build it from the ``JSONRPC/RPCErrorObject`` or ``JSONRPC/RPCError`` they got
+/// ``errorObject``; clients build it from the ``/JSONRPC/RPCErrorObject`` or ``/JSONRPC/RPCError`` they got
 /// whenever the code is a Room code.
 public struct RoomError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The code.

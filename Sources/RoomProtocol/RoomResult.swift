@@ -34,7 +34,7 @@ public enum RoomResult: Sendable, Hashable {
         }
     }
 
-    /// The result a server handler returns; ``JSONRPC/KurentoConventions`` then injects the `sessionId`.
+    /// The result a server handler returns; ``/JSONRPC/KurentoConventions`` then injects the `sessionId`.
     /// ``empty`` is `{}` (a Kurento server answers it as `{"sessionId"}`).
     public var json: JSONValue {
         switch self {

@@ -2,7 +2,7 @@ import JSONRPC
 
 /// A Tree error (PROTOCOL §5): the server's `TreeException` (code 2) or an uncaught exception (-1), with the
 /// server's message. Unknown methods get -32601 from our server (Kurento's code 1), and bad params -32602: those
-/// stay ``JSONRPC/RPCError``s.
+/// stay ``/JSONRPC/RPCError``s.
 public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Tree error codes.
     public enum Code: Int, Sendable, Hashable, CaseIterable {

@@ -12,7 +12,10 @@ public enum TreeResult: Sendable, Hashable {
     case empty
 
     /// Decodes the result of a `method` request; the injected `sessionId` is ignored.
-    /// - Parameter requestedId: Whether the `createTree` request named its id (then `{}` is the whole answer).
+    /// - Parameters:
+    ///   - method: The method of the request this result answers.
+    ///   - result: The response's `result`.
+    ///   - requestedId: Whether the `createTree` request named its id (then `{}` is the whole answer).
     /// - Throws: ``RoomDecodingError`` naming the missing or mistyped member.
     public init(method: TreeMethod, result: JSONValue?, requestedId: Bool = false) throws(RoomDecodingError) {
         let context = "\(method.rawValue) result"
@@ -28,7 +31,7 @@ public enum TreeResult: Sendable, Hashable {
         }
     }
 
-    /// The result a server handler returns; ``JSONRPC/KurentoConventions`` then wraps a bare id as `value` and
+    /// The result a server handler returns; ``/JSONRPC/KurentoConventions`` then wraps a bare id as `value` and
     /// injects the `sessionId`.
     public var json: JSONValue {
         switch self {

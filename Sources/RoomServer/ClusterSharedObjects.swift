@@ -3,7 +3,7 @@ import RoomCluster
 import SharedObjectServer
 import SharedObjects
 
-/// Shared objects sequenced by the cluster's Redis (``RoomCluster/ClusterNode``'s object scripts), so that the
+/// Shared objects sequenced by the cluster's Redis (``/RoomCluster/ClusterNode``'s object scripts), so that the
 /// clients of one object on every node see one object: the same versions, in order.
 struct ClusterSharedObjects: SharedObjectCluster {
     let node: ClusterNode

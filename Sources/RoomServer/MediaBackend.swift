@@ -2,7 +2,7 @@
 /// shape of Kurento's WebRtcEndpoints (PROTOCOL §3).
 ///
 /// The server calls the backend outside its locks, after it has reserved the endpoint in the room's state
-/// (DESIGN §6), so a backend may take its time. A backend that throws a ``RoomProtocol/RoomError`` has that error
+/// (DESIGN §6), so a backend may take its time. A backend that throws a ``/RoomProtocol/RoomError`` has that error
 /// sent to the client as is; any other error becomes 302 (MEDIA_SDP) with the error's text.
 ///
 /// Client ICE candidates that arrive before an endpoint exists are queued by the server and handed over through

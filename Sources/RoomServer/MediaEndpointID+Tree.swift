@@ -5,7 +5,7 @@ extension MediaEndpointID {
     /// collide with a room's in a shared ``MediaBackend``.
     static let treeSourceOwner = "_source"
 
-    /// The media endpoint of tree `treeId`'s source: the publisher endpoint of ``treeSourceOwner`` in a "room"
+    /// The media endpoint of tree `treeId`'s source: the publisher endpoint of owner `_source` in a "room"
     /// named after the tree.
     public static func treeSource(_ treeId: String) -> MediaEndpointID {
         MediaEndpointID(room: treeId, owner: treeSourceOwner, endpoint: .publisher)

@@ -1,6 +1,6 @@
 /// The application's ``MediaBackend`` as the room and tree handlers call it.
 ///
-/// Those handlers run on the connection's executor (``JSONRPC/HandlerPlacement/connectionExecutor``: for WebSocket
+/// Those handlers run on the connection's executor (``/JSONRPC/HandlerPlacement/connectionExecutor``: for WebSocket
 /// connections the event loop's service thread, so a join or a chat message costs no thread hop). A backend is
 /// application code that may block or compute (a real one talks to a media server), so every call moves to the
 /// global concurrent executor first, and the handler comes back to the connection's executor when it returns.

@@ -41,7 +41,7 @@ extension RoomServer {
         /// then answer -32601). `room:R/…` objects are for the members of room R, whatever the authorizer says.
         /// Default: on, in memory.
         public var sharedObjects: SharedObjectService.Configuration?
-        /// Several room-server processes serving the same rooms through Redis (``RoomCluster/ClusterConfiguration``);
+        /// Several room-server processes serving the same rooms through Redis (``/RoomCluster/ClusterConfiguration``);
         /// `nil` (the default): one process, no Redis. See README "Running a cluster" for what is shared.
         public var cluster: ClusterConfiguration?
         /// Where the server logs; session ids appear only redacted. Default: discards everything.

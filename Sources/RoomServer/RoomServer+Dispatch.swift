@@ -16,7 +16,7 @@ extension RoomServer {
     }
 
     /// Runs one of the Room requests that only touch memory (``RoomMethod/isInline``: chat), inline in the
-    /// receive loop (``JSONRPC/JSONRPCServer/registerInline(_:_:)``).
+    /// receive loop (``/JSONRPC/JSONRPCServer/registerInline(_:_:)``).
     func dispatchInline(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) throws -> JSONValue? {
         let request = try admit(method, params: params, context: context)
         do {

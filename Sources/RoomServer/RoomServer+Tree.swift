@@ -5,7 +5,7 @@ import RoomProtocol
 /// Kurento Tree (PROTOCOL §5) on its own path, ``treePath``, with its own JSON-RPC router and sessions (DESIGN §4:
 /// Room and Tree both use the notification name `iceCandidate`, with different params). The media comes from the
 /// same ``MediaBackend`` (see ``MediaEndpointID/treeSource(_:)``). Unknown methods get -32601, bad params -32602
-/// naming the param, and refusals Tree error 2 (``RoomProtocol/TreeError``).
+/// naming the param, and refusals Tree error 2 (``/RoomProtocol/TreeError``).
 extension RoomServer {
     /// The path Tree is served on.
     public static let treePath = "/tree"

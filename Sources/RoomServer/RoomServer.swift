@@ -8,8 +8,8 @@ import SignalingSupport
 /// An embeddable Kurento Room server (PROTOCOL §3, DESIGN §4 and §6): rooms, participants, identity, limits,
 /// and a ``MediaBackend`` for the endpoints.
 ///
-/// Serve connections yourself with ``serve(_:)`` (any ``JSONRPC/MessageConnection``, e.g. a
-/// ``JSONRPC/LocalMessageConnection`` in tests), or let ``start(_:)`` listen on a WebSocket.
+/// Serve connections yourself with ``serve(_:)`` (any ``/JSONRPC/MessageConnection``, e.g. a
+/// ``/JSONRPC/LocalMessageConnection`` in tests), or let ``start(_:)`` listen on a WebSocket.
 ///
 /// ```swift
 /// let server = RoomServer(configuration: .init(media: myBackend))

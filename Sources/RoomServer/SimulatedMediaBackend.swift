@@ -6,8 +6,8 @@ import SignalingSupport
 /// The default ``MediaBackend``: signaling-complete endpoints that carry no media, for tests, demos and clients
 /// under development.
 ///
-/// Each endpoint is one connection of a PeerManager ``PeerManager/PeerManager``: the client's offer is applied
-/// as its remote description and answered with ``PeerManager/AnswerBuilder``, and client candidates are
+/// Each endpoint is one connection of a PeerManager ``/PeerManager/PeerManager``: the client's offer is applied
+/// as its remote description and answered with ``/PeerManager/AnswerBuilder``, and client candidates are
 /// validated against that remote description (a candidate for an unknown `sdpMid`, or of another ICE
 /// generation's `ufrag`, is refused with 304 MEDIA_WEBRTC_ENDPOINT; one that ``RoomServer`` had queued is only
 /// logged, since its `onIceCandidate` was answered already).

@@ -3,7 +3,7 @@ import Dispatch
 import JSONRPC
 import SharedObjectServer
 
-/// A ``SharedObjectServer/SharedObjectStore`` in one SQLite file (the system's libsqlite3), so persistent shared
+/// A ``/SharedObjectServer/SharedObjectStore`` in one SQLite file (the system's libsqlite3), so persistent shared
 /// objects survive a restart: `room-server --shared-objects PATH`.
 ///
 /// One table, `shared_objects(name PRIMARY KEY, version, data)`, with `data` as JSON text. A save keeps the

@@ -1,5 +1,5 @@
 /// What one session may do with shared objects (DESIGN §6: each refusal is a clear error). The codes are
-/// ``SharedObjects/SharedObjectErrorCode``'s.
+/// ``/SharedObjects/SharedObjectErrorCode``'s.
 public struct SharedObjectLimits: Sendable, Hashable {
     /// Objects one session may be connected to at once; one more gets 1103. Default 100.
     public var maxObjectsPerSession: Int

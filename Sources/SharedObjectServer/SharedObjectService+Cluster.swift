@@ -37,8 +37,8 @@ extension SharedObjectService {
 
     /// Applies a change the cluster sequenced (this server's or another's) to this server's copy, in version
     /// order: the next version is merged and sent to the local clients, then any later ones that came early; an
-    /// older one is ignored; one that comes early waits for those before it, and when they do not come within
-    /// ``gapPatience`` (an update lost on the way) the whole object is read again and the local clients get what
+    /// older one is ignored; one that comes early waits for those before it, and when they do not come within half
+    /// a second (`gapPatience`: an update lost on the way) the whole object is read again and the local clients get what
     /// differs.
     public func deliverFromCluster(update: SharedObjectUpdate) async {
         let (outboxes, gap, woken) = state.withLock { s -> ([SharedObjectOutbox], Bool, [CheckedContinuation<Void, Never>]) in

@@ -3,7 +3,7 @@ import Logging
 import SharedObjects
 import SignalingSupport
 
-/// The server side of shared objects (issue 11), for any server built on ``JSONRPC/JSONRPCServer``:
+/// The server side of shared objects (issue 11), for any server built on ``/JSONRPC/JSONRPCServer``:
 ///
 /// ```swift
 /// let rpc = JSONRPCServer()
@@ -19,9 +19,9 @@ import SignalingSupport
 ///   updates.
 /// - **Lifetime.** A non-persistent object disappears with its last client. A persistent one is written to the
 ///   ``SharedObjectStore`` after each change (before the setter's reply) and is loaded again by the next connect.
-/// - **Sessions.** When a session ends (``JSONRPC/JSONRPCServer/whenSessionEnds(_:)``) it is detached from its
+/// - **Sessions.** When a session ends (``/JSONRPC/JSONRPCServer/whenSessionEnds(_:)``) it is detached from its
 ///   objects. While its connection is gone, notifications to it are dropped: the client re-syncs on reconnection.
-/// - **Limits.** ``SharedObjectLimits``; refusals use ``SharedObjects/SharedObjectErrorCode``.
+/// - **Limits.** ``SharedObjectLimits``; refusals use ``/SharedObjects/SharedObjectErrorCode``.
 public final class SharedObjectService: Sendable {
     /// What a service is made of.
     public struct Configuration: Sendable {
@@ -30,7 +30,7 @@ public final class SharedObjectService: Sendable {
         /// Per-session limits.
         public var limits: SharedObjectLimits
         /// Decides whether a session may connect to an object: `false` answers 1102; a thrown
-        /// ``JSONRPC/RPCErrorObject`` answers with that error. Default: everyone may connect to everything.
+        /// ``/JSONRPC/RPCErrorObject`` answers with that error. Default: everyone may connect to everything.
         public var authorize: @Sendable (SharedObjectAccess) async throws -> Bool
         /// Where the service logs. Default: discards everything.
         public var logger: Logger

@@ -53,7 +53,7 @@ public final class SharedObject: Sendable {
     }
 
     /// A new subscriber to this object's events, from this moment on, with a buffer of 1,024: it gets every event,
-    /// or, when it falls further behind, the ones it buffered and then ``JSONRPC/BroadcastOverflow``, once, ending
+    /// or, when it falls further behind, the ones it buffered and then ``/JSONRPC/BroadcastOverflow``, once, ending
     /// it. To go on, subscribe again and read ``snapshot`` (already current).
     public var events: Broadcast<SharedObjectEvent>.Subscription { eventHub.subscribe() }
 
@@ -75,7 +75,7 @@ public final class SharedObject: Sendable {
     /// Connects (`sharedObject.connect`) and returns the whole state, which ``data`` holds when this returns.
     /// Connecting an open object again re-syncs it.
     /// - Parameter persistent: whether a new object is kept in the server's store.
-    /// - Throws: ``JSONRPC/RPCError``: the server's refusal (``SharedObjectErrorCode``), timeout, connection closed.
+    /// - Throws: ``/JSONRPC/RPCError``: the server's refusal (``SharedObjectErrorCode``), timeout, connection closed.
     @discardableResult
     public func connect(persistent: Bool = false) async throws -> SharedObjectState {
         state.withLock { s in
@@ -130,7 +130,7 @@ public final class SharedObject: Sendable {
 
     /// Sets several keys atomically (`JSONValue.null` removes a key) and returns the version the server gave the
     /// change (the current version when nothing changed). ``data`` includes the change when this returns.
-    /// - Throws: ``JSONRPC/RPCError``: e.g. 1101 not connected, 1104 object too large, -32000 rate limited.
+    /// - Throws: ``/JSONRPC/RPCError``: e.g. 1101 not connected, 1104 object too large, -32000 rate limited.
     @discardableResult
     public func setProperties(_ properties: [String: JSONValue]) async throws -> Int {
         let params = SharedObjectSetParams(name: name, properties: properties).json

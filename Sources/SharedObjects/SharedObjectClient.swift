@@ -8,7 +8,7 @@ struct ObjectEntry: Sendable {
     var retained: SharedObject?
 }
 
-/// The shared objects of one ``JSONRPC/JSONRPCClient`` connection (issue 11): it routes the server's
+/// The shared objects of one ``/JSONRPC/JSONRPCClient`` connection (issue 11): it routes the server's
 /// `sharedObject.*` notifications to the right ``SharedObject`` and re-syncs every open object when the
 /// connection comes back.
 ///
@@ -19,7 +19,7 @@ struct ObjectEntry: Sendable {
 /// for try await event in color.events { print(event) }
 /// ```
 ///
-/// With a ``RoomClient``, pass its JSON-RPC client: `room:R/…` objects need the session to have joined room R.
+/// With a `RoomClient` (the RoomClient module), pass its JSON-RPC client: `room:R/…` objects need the session to have joined room R.
 ///
 /// **Re-sync.** After any (re)connection that follows a loss (`connected` again, or `resumed`), each open object
 /// sends `sharedObject.connect` again and replaces its snapshot with the result; its events then show
@@ -41,7 +41,7 @@ public final class SharedObjectClient: Sendable {
     private let objects = LockedValue([String: ObjectEntry]())
     private let watch = LockedValue(Watch())
 
-    /// Creates the shared objects of `client`'s connection. Create one per ``JSONRPC/JSONRPCClient``.
+    /// Creates the shared objects of `client`'s connection. Create one per ``/JSONRPC/JSONRPCClient``.
     public init(client: JSONRPCClient,
                 logger: Logger = Logger(label: "KurentoSignaling.SharedObjectClient", factory: { _ in SwiftLogNoOpLogHandler() })) {
         rpc = client
@@ -66,9 +66,11 @@ public final class SharedObjectClient: Sendable {
     }
 
     /// Connects to the object called `name` and returns it with its whole state in ``SharedObject/data``.
-    /// - Parameter persistent: whether a new object is kept in the server's store (an existing one keeps its
-    ///   persistence; ``SharedObject/isPersistent`` says which).
-    /// - Throws: ``JSONRPC/RPCError``; the server's refusals carry ``SharedObjectErrorCode``s.
+    /// - Parameters:
+    ///   - name: the object's name (see ``SharedObjectName`` for the rules; `room:R/…` needs the session in room R).
+    ///   - persistent: whether a new object is kept in the server's store (an existing one keeps its
+    ///     persistence; ``SharedObject/isPersistent`` says which).
+    /// - Throws: ``/JSONRPC/RPCError``; the server's refusals carry ``SharedObjectErrorCode``s.
     public func connect(_ name: String, persistent: Bool = false) async throws -> SharedObject {
         let object = object(name)
         _ = try await object.connect(persistent: persistent)
@@ -134,7 +136,7 @@ public final class SharedObjectClient: Sendable {
     }
 
     /// Re-connects every open object now and replaces its snapshot. The client does it by itself after every
-    /// (re)connection that follows a loss; call it when a ``RoomClient`` reports `rejoined` (a rejoin is reported
+    /// (re)connection that follows a loss; call it when a `RoomClient` reports `rejoined` (a rejoin is reported
     /// by the room client, not by the JSON-RPC client), so that `room:R/…` objects, refused until the session is in
     /// room R again, re-sync too. An object that fails is tried again after the next (re)connection.
     public func resyncAll() async {

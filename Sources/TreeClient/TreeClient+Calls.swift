@@ -4,13 +4,13 @@ import SDP
 
 extension TreeClient {
     /// Opens the connection, unless connected already. Calls connect on their own, so this is optional.
-    /// - Throws: ``JSONRPC/RPCError/connectionClosed(_:)`` with the transport's reason.
+    /// - Throws: ``/JSONRPC/RPCError/connectionClosed(_:)`` with the transport's reason.
     public func connect() async throws {
         try await rpc.connect()
     }
 
     /// Closes the connection (a user-initiated close). Every pending call completes, exactly once, with
-    /// ``JSONRPC/RPCError/connectionClosed(_:)``. Our server then releases the trees this client created and
+    /// ``/JSONRPC/RPCError/connectionClosed(_:)``. Our server then releases the trees this client created and
     /// removes its sinks once the session's reconnection window has passed.
     public func disconnect() async {
         await rpc.close(code: 1000, reason: "client disconnected")
@@ -18,7 +18,7 @@ extension TreeClient {
 
     /// Creates a tree (`createTree`) and returns its id: `id` itself, or the id the server generated when `id` is
     /// `nil` (NBMTreeClient dropped it). This client's session owns the tree.
-    /// - Throws: ``RoomProtocol/TreeError`` 2 when the id exists.
+    /// - Throws: ``/RoomProtocol/TreeError`` 2 when the id exists.
     @discardableResult
     public func createTree(id: String? = nil) async throws -> String {
         try await request(.createTree(CreateTreeParams(treeId: id)), requestedId: id != nil) { result in
@@ -34,8 +34,8 @@ extension TreeClient {
 
     /// Sets the source of `tree` (`setTreeSource`; the tree's owner only) and returns the server's SDP answer.
     /// Candidates for the source then arrive as ``TreeEvent/iceCandidate(_:tree:endpoint:)`` with
-    /// ``RoomProtocol/TreeEndpoint/source``; send yours with ``sendICECandidate(_:for:tree:)`` once this returned.
-    /// - Throws: ``RoomProtocol/TreeError`` 2 for an unknown tree or one with a source already.
+    /// ``/RoomProtocol/TreeEndpoint/source``; send yours with ``sendICECandidate(_:for:tree:)`` once this returned.
+    /// - Throws: ``/RoomProtocol/TreeError`` 2 for an unknown tree or one with a source already.
     public func setSource(sdpOffer: String, tree: String) async throws -> String {
         try await request(.setTreeSource(TreeOfferParams(treeId: tree, offerSdp: sdpOffer))) { result in
             guard case .answer(let answer) = result else { return "" }
@@ -49,7 +49,7 @@ extension TreeClient {
     }
 
     /// Adds a sink to `tree` (`addTreeSink`) and returns its id and the server's SDP answer.
-    /// - Throws: ``RoomProtocol/TreeError`` 2 for an unknown tree or one without a source.
+    /// - Throws: ``/RoomProtocol/TreeError`` 2 for an unknown tree or one without a source.
     public func addSink(sdpOffer: String, tree: String) async throws -> TreeSink {
         try await request(.addTreeSink(TreeOfferParams(treeId: tree, offerSdp: sdpOffer))) { result in
             guard case .sink(let sink) = result else { return TreeSink(id: "", sdpAnswer: "") }

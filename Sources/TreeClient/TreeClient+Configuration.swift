@@ -4,7 +4,7 @@ import SignalingSupport
 import WebSocketTransport
 
 extension TreeClient {
-    /// Client settings (DESIGN §5 defaults), the same as ``RoomClient``'s.
+    /// Client settings (DESIGN §5 defaults), the same as `RoomClient`'s.
     public struct Configuration: Sendable {
         /// Time allowed for the first attempt of a request; each retry doubles it. Default 5 s.
         public var requestTimeout: Duration
@@ -22,10 +22,10 @@ extension TreeClient {
         /// Per-subscriber buffer of ``TreeClient/events``. Default 1,024.
         public var eventBufferLimit: Int
         /// What happens on a drop: reconnect and resume the session (its trees and sinks stay while the server's
-        /// reconnection window lasts). Default ``JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the
+        /// reconnection window lasts). Default ``/JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the
         /// client at the first drop.
         public var reconnect: JSONRPCClient.ReconnectPolicy
-        /// The `ping` heartbeat. Default ``JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
+        /// The `ping` heartbeat. Default ``/JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
         public var heartbeat: JSONRPCClient.Heartbeat
 
         /// Creates a configuration; every argument has the DESIGN §5 default.

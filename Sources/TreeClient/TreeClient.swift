@@ -4,8 +4,8 @@ import RoomProtocol
 import SDP
 import SignalingSupport
 
-/// The Kurento Tree client: the NBMTreeClient counterpart (PROTOCOL §5), over a ``JSONRPC/JSONRPCClient``. A tree
-/// broadcasts one source to many sinks; the server is usually a ``RoomServer`` on `/tree`.
+/// The Kurento Tree client: the NBMTreeClient counterpart (PROTOCOL §5), over a ``/JSONRPC/JSONRPCClient``. A tree
+/// broadcasts one source to many sinks; the server is usually a `RoomServer` on `/tree`.
 ///
 /// ```swift
 /// let client = TreeClient(url: "ws://127.0.0.1:8443/tree")
@@ -15,8 +15,8 @@ import SignalingSupport
 /// for try await event in client.events { print(event) }           // iceCandidate: source or sink
 /// ```
 ///
-/// - Calls throw ``RoomProtocol/TreeError`` when the server answers with a Tree code (2: unknown tree or sink,
-///   duplicate id, no source…), and ``JSONRPC/RPCError`` otherwise (-32601, -32602, timeout, connection closed).
+/// - Calls throw ``/RoomProtocol/TreeError`` when the server answers with a Tree code (2: unknown tree or sink,
+///   duplicate id, no source…), and ``/JSONRPC/RPCError`` otherwise (-32601, -32602, timeout, connection closed).
 /// - ``events`` is multicast: each access is a new subscriber with a bounded buffer, in wire order. Server
 ///   candidates say whether they are for the source or for which sink.
 /// - The NBMTreeClient bugs are not copied: ``createTree(id:)`` returns the server-generated id, ``setSource(sdpOffer:tree:)``
@@ -58,7 +58,7 @@ public final class TreeClient: Sendable {
 
     /// A new subscriber to the client's events, in wire order, from this moment on: it gets every event, or, when
     /// it falls more than ``Configuration/eventBufferLimit`` behind, the ones it buffered and then
-    /// ``JSONRPC/BroadcastOverflow``, once, ending it.
+    /// ``/JSONRPC/BroadcastOverflow``, once, ending it.
     public var events: Broadcast<TreeEvent>.Subscription { eventHub.subscribe() }
 
     /// The connection's current state.

@@ -4,7 +4,7 @@ import SDP
 
 /// Something the Tree server told a ``TreeClient``, or a change of its connection.
 public enum TreeEvent: Sendable, Hashable {
-    /// A server ICE candidate for `endpoint` of tree `tree`: ``RoomProtocol/TreeEndpoint/source`` when the
+    /// A server ICE candidate for `endpoint` of tree `tree`: ``/RoomProtocol/TreeEndpoint/source`` when the
     /// notification had no `sinkId`, else that sink.
     case iceCandidate(IceCandidate, tree: String, endpoint: TreeEndpoint)
     /// A notification outside the Tree protocol, as received.

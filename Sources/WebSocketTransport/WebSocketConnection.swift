@@ -98,9 +98,11 @@ public final class WebSocketConnection: Sendable {
     /// hold up the sender. A connection whose queue passes ``ConnectionLimits/maxOutboundBytes`` is closed with
     /// 1008 (DESIGN §2).
     ///
-    /// - Parameter written: called exactly once, in queue order, on the service thread, never from inside this call
-    ///   and never under a lock of the transport (keep it short): `nil` once the transport has taken the message's
-    ///   last frame, or the ``TransportError`` when the connection ended before that.
+    /// - Parameters:
+    ///   - message: the text or binary message to send.
+    ///   - written: called exactly once, in queue order, on the service thread, never from inside this call and
+    ///     never under a lock of the transport (keep it short): `nil` once the transport has taken the message's
+    ///     last frame, or the ``TransportError`` when the connection ended before that.
     /// - Throws: ``TransportError/closed(_:)`` once the connection is closing or closed (`written` is not called).
     public func enqueue(_ message: WebSocketMessage, written: (@Sendable (TransportError?) -> Void)? = nil) throws {
         try core.enqueue(message, written: written)
