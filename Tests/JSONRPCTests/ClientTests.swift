@@ -175,6 +175,37 @@ import Testing
         #expect(client.isConnected)
     }
 
+    /// A transport whose connect waits for `gate`, then hands out one end of an in-memory pair.
+    struct GatedTransport: MessageTransport {
+        let gate = Gate()
+        let far = LockedBox<LocalMessageConnection?>(nil)
+        func connect() async throws -> any MessageConnection {
+            await gate.wait()
+            let (near, far) = LocalMessageConnection.pair()
+            self.far.mutate { $0 = far }
+            return near
+        }
+    }
+
+    @Test func aCloseWhileConnectingEndsTheConnectAndDisownsTheConnectionThatOpensLate() async throws {
+        // Given a connect whose transport has not answered yet
+        let transport = GatedTransport()
+        let client = JSONRPCClient(transport: transport)
+        let connecting = Task { try await client.connect() }
+        try await waitUntil("connecting") { client.connectionState == .connecting }
+
+        // When the user closes, and only then the transport opens the connection
+        await client.close(code: 1000, reason: "changed my mind")
+        transport.gate.open()
+
+        // Then the connect fails with the close, the late connection is closed, and the client stays closed
+        let bye = ConnectionEnd(code: 1000, reason: "changed my mind")
+        await #expect(throws: RPCError.connectionClosed(bye)) { try await connecting.value }
+        #expect(client.connectionState == .disconnected(bye))
+        let far = try #require(transport.far.value)
+        await #expect(throws: ConnectionEnd.self) { _ = try await withDeadline(.seconds(10), "the close") { try await far.receive() } }
+    }
+
     @Test func refusedConnectFailsTheCallWithTheTransportsReason() async throws {
         let client = JSONRPCClient(transport: CountingTransport(refuse: true))
         let end = ConnectionEnd(code: 1006, reason: "connection refused")
