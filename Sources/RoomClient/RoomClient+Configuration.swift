@@ -41,7 +41,7 @@ extension RoomClient {
             retries: Int = 1,
             webSocket: WebSocketClientConfiguration = .init(),
             authToken: String? = nil,
-            logger: Logger = Logger(label: "KurentoSignaling.RoomClient", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.RoomClient"),
             clock: any SignalingClock = SystemClock(),
             eventBufferLimit: Int = 1024,
             reconnect: JSONRPCClient.ReconnectPolicy = .standard,

@@ -46,7 +46,7 @@ public final class SharedObjectService: Sendable {
             store: any SharedObjectStore = InMemorySharedObjectStore(),
             limits: SharedObjectLimits = .init(),
             authorize: @escaping @Sendable (SharedObjectAccess) async throws -> Bool = { _ in true },
-            logger: Logger = Logger(label: "KurentoSignaling.SharedObjects", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.SharedObjects"),
             clock: any SignalingClock = SystemClock(),
             cluster: (any SharedObjectCluster)? = nil
         ) {

@@ -34,7 +34,7 @@ extension TreeClient {
             retries: Int = 1,
             webSocket: WebSocketClientConfiguration = .init(),
             authToken: String? = nil,
-            logger: Logger = Logger(label: "KurentoSignaling.TreeClient", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.TreeClient"),
             clock: any SignalingClock = SystemClock(),
             eventBufferLimit: Int = 1024,
             reconnect: JSONRPCClient.ReconnectPolicy = .standard,

@@ -1,5 +1,6 @@
 import JSONRPC
 import Logging
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
 
     static func feed(_ delegate: (any NumberDelegate)?, into feeder: DelegateFeeder<any NumberDelegate>,
                      from events: Broadcast<Int>) {
-        feeder.set(delegate, events: events, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        feeder.set(delegate, events: events, logger: .disabled(label: "test"),
                    deliver: { number, delegate in delegate.got(number); return true },
                    lost: { _, _ in true })
     }
