@@ -7,7 +7,7 @@ extension RoomRegistry {
     /// Runs `body` on the joined participant of `session` and its room, writing both back.
     func withJoined<T>(_ session: ServerSession,
                        _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
-        try locked { (s: inout State) throws(RoomError) -> T in
+        try state.withLock { (s: inout State) throws(RoomError) -> T in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joined
             else { throw Self.notJoined }

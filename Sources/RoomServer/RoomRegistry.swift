@@ -33,17 +33,12 @@ final class RoomRegistry: Sendable {
         self.cluster = cluster
     }
 
-    /// Runs `body` under the lock, keeping its typed error (`LockedValue.withLock` rethrows untyped).
-    func locked<T>(_ body: (inout State) throws(RoomError) -> T) throws(RoomError) -> T {
-        try state.withLock { s in Result { () throws(RoomError) -> T in try body(&s) } }.get()
-    }
-
     /// The error of a request that needs a joined session.
     static let notJoined = RoomError(.userNotFound, message: "not in a room: send joinRoom first")
 
     /// Reserves `user` in `room` for `session`, creating the room if needed (not yet visible to others).
     func reserve(user: String, room name: String, session: ServerSession) throws(RoomError) {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             if let membership = s.members[session.id] { throw RoomError.alreadyInRoom(membership.room) }
             var room = s.rooms[name] ?? Room(name: name)
             if s.rooms[name] == nil, let max = limits.maxRooms, s.rooms.count >= max {
@@ -64,7 +59,7 @@ final class RoomRegistry: Sendable {
     func commitJoin(session: ServerSession)
         throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox])
     {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joining
             else { throw RoomError(.roomClosed, message: "the room closed while joining") }
@@ -97,7 +92,7 @@ final class RoomRegistry: Sendable {
 
     /// The joined participant of `session`.
     func identity(of session: ServerSession) throws(RoomError) -> Membership {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id],
                   s.rooms[membership.room]?[membership.user]?.phase == .joined
             else { throw Self.notJoined }

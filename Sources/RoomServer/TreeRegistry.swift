@@ -40,14 +40,9 @@ final class TreeRegistry: Sendable {
 
     init(limits: RoomServerLimits) { self.limits = limits }
 
-    /// Runs `body` under the lock, keeping its typed error.
-    private func locked<T>(_ body: (inout [String: Tree]) throws(TreeError) -> T) throws(TreeError) -> T {
-        try state.withLock { s in Result { () throws(TreeError) -> T in try body(&s) } }.get()
-    }
-
     /// Runs `body` on tree `id`, writing it back; unknown → 2.
     private func withTree<T>(_ id: String, _ body: (inout Tree) throws(TreeError) -> T) throws(TreeError) -> T {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> T in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> T in
             guard var tree = trees[id] else { throw TreeError.unknownTree(id) }
             let result = try body(&tree)
             trees[id] = tree
@@ -57,7 +52,7 @@ final class TreeRegistry: Sendable {
 
     /// Creates a tree owned by `session`, with `id` or a generated one; returns the id.
     func create(_ id: String?, session: ServerSession) throws(TreeError) -> String {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> String in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> String in
             let id = id ?? UUID().uuidString.lowercased()
             if trees[id] != nil { throw TreeError.existingTree(id) }
             if let max = limits.maxTrees, trees.count >= max {
@@ -70,7 +65,7 @@ final class TreeRegistry: Sendable {
 
     /// Removes tree `id` (its owner only); returns the endpoints to release.
     func release(_ id: String, session: ServerSession) throws(TreeError) -> [MediaEndpointID] {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> [MediaEndpointID] in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> [MediaEndpointID] in
             guard let tree = trees[id] else { throw TreeError.unknownTree(id) }
             guard tree.owner == session.id else { throw TreeError.notOwner("Tree '\(id)'") }
             trees[id] = nil
