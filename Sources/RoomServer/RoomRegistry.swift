@@ -22,12 +22,12 @@ final class RoomRegistry: Sendable {
 
     let state = LockedValue(State())
     let limits: RoomServerLimits
-    let events: Broadcast<RoomEvent>
+    let events: Broadcast<RoomServerEvent>
     /// With a cluster: where local changes go to the other nodes, posted under this registry's lock so that they
     /// leave in the order of the state changes.
     let cluster: ClusterNode?
 
-    init(limits: RoomServerLimits, events: Broadcast<RoomEvent>, cluster: ClusterNode? = nil) {
+    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: ClusterNode? = nil) {
         self.limits = limits
         self.events = events
         self.cluster = cluster
@@ -128,7 +128,8 @@ final class RoomRegistry: Sendable {
     /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
     /// `participantLeft`, their subscriptions to it end, and an empty room closes. `nil` if it was in no room.
     /// `notifyDeparted` sends `participantEvicted` to the departing participant too (an application eviction).
-    func remove(session: ServerSession, departure: RoomEvent.Departure, notifyDeparted: Bool = false) -> Departure? {
+    func remove(session: ServerSession, departure: RoomServerEvent.Departure,
+                notifyDeparted: Bool = false) -> Departure? {
         state.withLock { s -> Departure? in
             guard let membership = s.members.removeValue(forKey: session.id),
                   var room = s.rooms[membership.room], let me = room[membership.user]
