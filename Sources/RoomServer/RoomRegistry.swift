@@ -7,7 +7,7 @@ import SignalingSupport
 ///
 /// All checks and reservations happen synchronously under one lock, before any `await` (DESIGN §6 re-entrancy):
 /// of N concurrent joins of one name exactly one reserves it. Notifications are queued on the recipients'
-/// ``NotificationOutbox``es under the same lock, so every recipient sees them in state order; the methods return
+/// ``SessionOutbox``es under the same lock, so every recipient sees them in state order; the methods return
 /// the outboxes the caller must flush.
 final class RoomRegistry: Sendable {
     struct Membership: Sendable, Hashable {
@@ -48,7 +48,7 @@ final class RoomRegistry: Sendable {
             if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
                 throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
             }
-            let outbox = NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+            let outbox = SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
             room[user] = Participant(name: user, session: session, outbox: outbox)
             s.rooms[name] = room
             s.members[session.id] = Membership(room: name, user: user)
@@ -57,7 +57,7 @@ final class RoomRegistry: Sendable {
 
     /// Makes a reserved join visible: others get `participantJoined`. Returns the peers for the join result.
     func commitJoin(session: ServerSession)
-        throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox])
+        throws(RoomError) -> (peers: [RoomParticipant], flush: [SessionOutbox])
     {
         try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
@@ -101,7 +101,7 @@ final class RoomRegistry: Sendable {
     }
 
     /// The outbox of the participant of `session`, if it is in a room.
-    func outbox(of session: ServerSession) -> NotificationOutbox? {
+    func outbox(of session: ServerSession) -> SessionOutbox? {
         state.withLock { s in
             s.members[session.id].flatMap { s.rooms[$0.room]?[$0.user]?.outbox }
         }
@@ -120,7 +120,7 @@ final class RoomRegistry: Sendable {
     /// What a departure leaves to do outside the lock.
     struct Departure: Sendable {
         var released: [MediaEndpointID] = []
-        var flush: [NotificationOutbox] = []
+        var flush: [SessionOutbox] = []
         /// The participants that left (with a cluster, their names are released).
         var departed: [Membership] = []
     }

@@ -165,7 +165,7 @@ public final class RoomServer: Sendable {
 
     /// Hands what `outboxes` queued to their connections; returns at once (DESIGN §2: no reply waits for another
     /// member's socket).
-    func flush(_ outboxes: [NotificationOutbox?]) {
+    func flush(_ outboxes: [SessionOutbox?]) {
         for outbox in outboxes { outbox?.flush() }
     }
 }

@@ -10,7 +10,7 @@ import SignalingSupport
 /// Checks and reservations happen synchronously under one lock before any `await` (DESIGN §6 re-entrancy); the
 /// media backend is called outside it, and an endpoint whose tree or sink went away meanwhile is released.
 ///
-/// Each session's `iceCandidate` notifications go through its ``NotificationOutbox`` (taken under the trees' lock,
+/// Each session's `iceCandidate` notifications go through its ``SessionOutbox`` (taken under the trees' lock,
 /// after it), so that they wait for a session in its reconnection window as Room's do (DESIGN §5).
 final class TreeRegistry: Sendable {
     enum Phase: Sendable, Hashable { case creating, ready }
@@ -35,7 +35,7 @@ final class TreeRegistry: Sendable {
 
     private let state = LockedValue([String: Tree]())
     /// The outboxes, by session id: made for a session's first notification, forgotten when the session ends.
-    private let outboxes = LockedValue([String: NotificationOutbox]())
+    private let outboxes = LockedValue([String: SessionOutbox]())
     private let limits: RoomServerLimits
 
     init(limits: RoomServerLimits) { self.limits = limits }
@@ -142,14 +142,14 @@ final class TreeRegistry: Sendable {
         guard !notifications.isEmpty else { return }
         outboxes.withLock { outboxes in
             let outbox = outboxes[session.id]
-                ?? NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+                ?? SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
             outboxes[session.id] = outbox
             for notification in notifications { outbox.enqueue(notification) }
         }
     }
 
     /// The outbox of `session`, if it was ever sent a notification.
-    func outbox(of session: ServerSession) -> NotificationOutbox? {
+    func outbox(of session: ServerSession) -> SessionOutbox? {
         outboxes.withLock { $0[session.id] }
     }
 
