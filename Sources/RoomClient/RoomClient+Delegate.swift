@@ -69,15 +69,9 @@ extension RoomClient {
     public var delegate: (any RoomClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
-                guard let self else { return false }
-                self.deliver(event, to: delegate)
-                return true
-            }, lost: { [weak self] count, delegate in
-                guard let self else { return false }
-                delegate.client(self, didLoseEvents: count)
-                return true
-            })
+            delegateFeeder.set(newValue, of: self, events: eventHub, logger: logger,
+                               deliver: { client, event, delegate in client.deliver(event, to: delegate) },
+                               lost: { client, count, delegate in delegate.client(client, didLoseEvents: count) })
         }
     }
 
