@@ -52,7 +52,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Module map over Debian's libhiredis-dev (0.14). Only RoomCluster imports it.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-        .target(name: "SignalingSupport", swiftSettings: strict),
+        .target(
+            name: "SignalingSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "WebSocketTransport",
             dependencies: [

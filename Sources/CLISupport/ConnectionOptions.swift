@@ -57,6 +57,16 @@ public struct ConnectionOptions: ParsableArguments {
         TLSClientConfiguration(caFile: caFile, allowSelfSigned: insecure, skipHostnameCheck: insecure)
     }
 
+    /// The client settings these options make (timeout, retries, token, reconnect policy, TLS trust, logging to
+    /// stderr labelled `tool`), for a `RoomClient` or a `TreeClient`.
+    public func clientConfiguration(tool: String) -> SignalingClientConfiguration {
+        var configuration = SignalingClientConfiguration(
+            requestTimeout: requestTimeout, retries: retries, authToken: token, reconnect: reconnectPolicy)
+        apply(to: &configuration.webSocket)
+        if let logger = logger(tool) { configuration.logger = logger }
+        return configuration
+    }
+
     /// A logger to stderr at `--log-level`, labelled `tool`; `nil` without `--log-level`.
     public func logger(_ tool: String) -> Logger? {
         guard let logLevel else { return nil }

@@ -22,29 +22,29 @@ package final class DelegateFeeder<Delegate: Sendable>: Sendable {
     /// The delegate; nil when none was set or it was released.
     package var delegate: Delegate? { slot.withLock { $0.object } as? Delegate }
 
-    /// Makes `delegate` the delegate, stopping the previous one's feed. A non-nil delegate is subscribed to `events`
-    /// now (so it sees events from this moment on) and gets each one through `deliver`, one at a time, in order,
-    /// until the broadcast finishes, the delegate is replaced or released, or a closure returns false (its client
-    /// is gone). Where it fell more than the broadcast's buffer limit behind, `lost` gets the number of events it
+    /// Makes `delegate` the delegate of `owner` (the client), stopping the previous one's feed. A non-nil delegate
+    /// is subscribed to `events` now (so it sees events from this moment on) and gets each one through `deliver`,
+    /// one at a time, in order, until the broadcast finishes, the delegate is replaced or released, or `owner` is
+    /// released. Where it fell more than the broadcast's buffer limit behind, `lost` gets the number of events it
     /// missed, once per gap, as soon as it has caught up with the events before the gap; the loss is also logged
-    /// to `logger`.
-    package func set<Event: Sendable>(
-        _ delegate: Delegate?, events: Broadcast<Event>, logger: Logger,
-        deliver: @escaping @Sendable (Event, Delegate) -> Bool,
-        lost: @escaping @Sendable (Int, Delegate) -> Bool
+    /// to `logger`. The feed holds `owner` weakly and hands it to each closure.
+    package func set<Owner: AnyObject & Sendable, Event: Sendable>(
+        _ delegate: Delegate?, of owner: Owner, events: Broadcast<Event>, logger: Logger,
+        deliver: @escaping @Sendable (Owner, Event, Delegate) -> Void,
+        lost: @escaping @Sendable (Owner, Int, Delegate) -> Void
     ) {
         let feeder = delegate.map { _ in
             let deliveries = events.subscribeReportingLoss()
-            return Task { [weak self] in
+            return Task { [weak self, weak owner] in
                 for await delivery in deliveries {
-                    guard let self, let delegate = self.delegate else { return }
+                    guard let self, let owner, let delegate = self.delegate else { return }
                     switch delivery {
                     case .event(let event):
-                        guard deliver(event, delegate) else { return }
+                        deliver(owner, event, delegate)
                     case .lost(let count):
                         logger.warning("the delegate fell behind and missed events; it goes on with later ones",
                                        metadata: ["lost": "\(count)"])
-                        guard lost(count, delegate) else { return }
+                        lost(owner, count, delegate)
                     }
                 }
             }

@@ -122,7 +122,7 @@ extension JSONRPCClient {
             autoConnect: Bool = true,
             reconnect: ReconnectPolicy = .standard,
             heartbeat: Heartbeat = .standard,
-            logger: Logger = Logger(label: "KurentoSignaling.JSONRPCClient", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.JSONRPCClient"),
             clock: any SignalingClock = SystemClock(),
             notificationBufferLimit: Int = 1024,
             maxDepth: Int = JSONParser.defaultMaxDepth,

@@ -41,20 +41,16 @@ extension JSONRPCClient {
     public var delegate: (any JSONRPCClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
-                guard let self else { return false }
+            delegateFeeder.set(newValue, of: self, events: eventHub, logger: logger) { client, event, delegate in
                 switch event {
-                case .connected: delegate.clientDidConnect(self)
-                case .disconnected: delegate.clientDidDisconnect(self)
-                case .request(let request): delegate.client(self, didReceiveRequest: request)
-                case .failure(let error): delegate.client(self, didFailWithError: error)
+                case .connected: delegate.clientDidConnect(client)
+                case .disconnected: delegate.clientDidDisconnect(client)
+                case .request(let request): delegate.client(client, didReceiveRequest: request)
+                case .failure(let error): delegate.client(client, didFailWithError: error)
                 }
-                return true
-            }, lost: { [weak self] count, delegate in
-                guard let self else { return false }
-                delegate.client(self, didLoseEvents: count)
-                return true
-            })
+            } lost: { client, count, delegate in
+                delegate.client(client, didLoseEvents: count)
+            }
         }
     }
 }

@@ -71,7 +71,7 @@ public final class JSONRPCServer: Sendable {
             maxDepth: Int = JSONParser.defaultMaxDepth,
             pingIntervalLimits: ClosedRange<Duration> = .seconds(1) ... .seconds(60),
             defaultPingInterval: Duration = .seconds(20),
-            logger: Logger = Logger(label: "KurentoSignaling.JSONRPCServer", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.JSONRPCServer"),
             clock: any SignalingClock = SystemClock(),
             maxInFlightPerConnection: Int = 64,
             handlerTimeout: Duration? = .seconds(30)

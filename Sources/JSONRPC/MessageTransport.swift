@@ -30,8 +30,14 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
 public protocol MessageConnection: Sendable {
     /// Sends one text message and returns once it is written (the default: ``enqueue(_:whenWritten:)`` and wait).
     func send(_ text: String) async throws
-    /// Queues one text message without waiting for it to be written; `whenWritten` reports, once, whether it was.
-    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed (`whenWritten` is then not called).
+    /// Queues one text message without waiting for it to be written.
+    ///
+    /// One contract for every connection, with nothing returned: either the message is refused, and the call
+    /// throws and `whenWritten` never runs; or it is queued, the call returns, and `whenWritten` runs exactly once,
+    /// with `nil` once the message is written or with the ``ConnectionEnd`` that came first. A connection whose
+    /// queue is too long takes the message and then ends (a WebSocket closes with 1008): that message's
+    /// `whenWritten` gets the end.
+    /// - Throws: ``ConnectionEnd`` when the connection is closing or closed.
     func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws
     /// The next inbound message; throws ``ConnectionEnd`` when the connection has ended.
     func receive() async throws -> String

@@ -2,14 +2,13 @@ import JSONRPC
 import RoomProtocol
 import SDP
 
+/// The completion-closure faces of ``connect()`` and ``disconnect()`` (`connect(completion:)`,
+/// `disconnect(completion:)`) come with ``JSONRPC/SignalingClient``.
+extension RoomClient: SignalingClient {}
+
 /// The completion-closure face: each method starts the async call and runs `completion` exactly once, on no
 /// particular thread, with the result or the error (``RoomProtocol/RoomError`` or ``JSONRPC/RPCError``).
 extension RoomClient {
-    /// Completion-closure face of ``connect()``.
-    public func connect(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        complete(completion) { try await self.connect() }
-    }
-
     /// Completion-closure face of ``join(dataChannels:)``.
     public func join(dataChannels: Bool = false, completion: @escaping @Sendable (Result<[Peer], any Error>) -> Void) {
         complete(completion) { try await self.join(dataChannels: dataChannels) }
@@ -64,13 +63,5 @@ extension RoomClient {
     public func customRequest(_ params: JSONValue,
                               completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) {
         complete(completion) { try await self.customRequest(params) }
-    }
-
-    /// Completion-closure face of ``disconnect()``.
-    public func disconnect(completion: @escaping @Sendable () -> Void) {
-        Task {
-            await disconnect()
-            completion()
-        }
     }
 }

@@ -10,10 +10,10 @@ import SignalingSupport
 /// async API or the completion closures.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
-/// ``RoomClient/Configuration/eventBufferLimit`` (1,024). A delegate more than that behind misses the events that
-/// do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it has handled
-/// the events before the gap, and goes on with the later ones. A delegate either hears every event or hears of
-/// every gap.
+/// ``JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
+/// events that do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it
+/// has handled the events before the gap, and goes on with the later ones. A delegate either hears every event or
+/// hears of every gap.
 public protocol RoomClientDelegate: AnyObject, Sendable {
     /// The connection's state changed.
     func client(_ client: RoomClient, connectionStateChanged state: ConnectionState)
@@ -39,9 +39,9 @@ public protocol RoomClientDelegate: AnyObject, Sendable {
     func client(_ client: RoomClient, roomWasClosed room: String)
     /// Any event, including the ones above and notifications outside the Room protocol.
     func client(_ client: RoomClient, didReceive event: RoomEvent)
-    /// The delegate fell more than ``RoomClient/Configuration/eventBufferLimit`` events behind and missed `count`
-    /// events right after the last one it was given. Called once per gap, as soon as the delegate has
-    /// handled the events before it; later events are delivered as usual.
+    /// The delegate fell more than ``JSONRPC/SignalingClientConfiguration/eventBufferLimit`` events behind and
+    /// missed `count` events right after the last one it was given. Called once per gap, as soon as the delegate
+    /// has handled the events before it; later events are delivered as usual.
     /// Resynchronize from the client's state, which already includes the missed events: ``RoomClient/peers``,
     /// ``RoomClient/isJoined``, ``RoomClient/connectionState``. (Missed chat messages and ICE candidates are gone.)
     func client(_ client: RoomClient, didLoseEvents count: Int)
@@ -69,15 +69,9 @@ extension RoomClient {
     public var delegate: (any RoomClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
-                guard let self else { return false }
-                self.deliver(event, to: delegate)
-                return true
-            }, lost: { [weak self] count, delegate in
-                guard let self else { return false }
-                delegate.client(self, didLoseEvents: count)
-                return true
-            })
+            delegateFeeder.set(newValue, of: self, events: eventHub, logger: logger,
+                               deliver: { client, event, delegate in client.deliver(event, to: delegate) },
+                               lost: { client, count, delegate in delegate.client(client, didLoseEvents: count) })
         }
     }
 

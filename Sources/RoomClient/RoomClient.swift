@@ -73,10 +73,10 @@ public final class RoomClient: Sendable {
     }
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
-    /// with a bounded buffer (``Configuration/eventBufferLimit``): it gets every event, or, when it falls further
-    /// behind, the ones it buffered and then ``/JSONRPC/BroadcastOverflow``, once, ending it. To go on, subscribe
-    /// again and read ``peers`` and ``connectionState`` (already current). The sequence ends when the client is
-    /// released.
+    /// with a bounded buffer (``/JSONRPC/SignalingClientConfiguration/eventBufferLimit``): it gets every event,
+    /// or, when it falls further behind, the ones it buffered and then ``/JSONRPC/BroadcastOverflow``, once,
+    /// ending it. To go on, subscribe again and read ``peers`` and ``connectionState`` (already current). The
+    /// sequence ends when the client is released.
     public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
 
     /// The other participants, in the order the client learnt of them; empty when not in the room.

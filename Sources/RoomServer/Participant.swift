@@ -28,12 +28,12 @@ struct Participant: Sendable {
 
     let name: String
     let session: ServerSession
-    let outbox: NotificationOutbox
+    let outbox: SessionOutbox
     var phase = Phase.joining
     var publishing = Publishing.idle
     var endpoints: [RoomEndpoint: Endpoint] = [:]
 
-    init(name: String, session: ServerSession, outbox: NotificationOutbox) {
+    init(name: String, session: ServerSession, outbox: SessionOutbox) {
         self.name = name
         self.session = session
         self.outbox = outbox

@@ -17,7 +17,7 @@ struct Room: Sendable {
     let name: String
     private(set) var participants: [String: Participant] = [:]
     private(set) var order: [String] = []
-    /// Whether ``RoomEvent/roomCreated(room:)`` went out (a first join the authorizer refused never shows).
+    /// Whether ``RoomServerEvent/roomCreated(room:)`` went out (a first join the authorizer refused never shows).
     var announced = false
     /// With a cluster: the participants other nodes hold, by name.
     var remote: [String: RemoteMember] = [:]

@@ -7,7 +7,7 @@ extension RoomRegistry {
     /// Runs `body` on the joined participant of `session` and its room, writing both back.
     func withJoined<T>(_ session: ServerSession,
                        _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
-        try locked { (s: inout State) throws(RoomError) -> T in
+        try state.withLock { (s: inout State) throws(RoomError) -> T in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joined
             else { throw Self.notJoined }
@@ -56,7 +56,7 @@ extension RoomRegistry {
     /// and the others get `participantPublished`. `nil` when the endpoint was dropped meanwhile (the caller
     /// releases it).
     func finishCreating(_ endpoint: MediaEndpointID, session: ServerSession)
-        -> (queued: [MediaCandidate], flush: [NotificationOutbox])?
+        -> (queued: [MediaCandidate], flush: [SessionOutbox])?
     {
         try? withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard case .creating(let queue)? = me.endpoints[endpoint.endpoint] else { throw Self.notJoined }
@@ -151,8 +151,8 @@ extension RoomRegistry {
     }
 
     /// Queues the server candidates of `endpoint` as `iceCandidate` notifications to its owner.
-    func deliver(_ candidates: [MediaCandidate], of endpoint: MediaEndpointID) -> NotificationOutbox? {
-        state.withLock { s -> NotificationOutbox? in
+    func deliver(_ candidates: [MediaCandidate], of endpoint: MediaEndpointID) -> SessionOutbox? {
+        state.withLock { s -> SessionOutbox? in
             guard let owner = s.rooms[endpoint.room]?[endpoint.owner] else { return nil }
             for candidate in candidates { owner.outbox.enqueue(.iceCandidate(candidate.message(for: endpoint))) }
             return owner.outbox

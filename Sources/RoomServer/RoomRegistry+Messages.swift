@@ -6,7 +6,7 @@ extension RoomRegistry {
     /// Broadcasts a chat message to the whole room, sender included (PROTOCOL §3 `sendMessage`). The sender and
     /// room come from the session: a `userMessage` that is not the caller gets 102, a `roomMessage` that is not
     /// its room 202.
-    func broadcast(_ params: SendMessageParams, session: ServerSession) throws(RoomError) -> [NotificationOutbox] {
+    func broadcast(_ params: SendMessageParams, session: ServerSession) throws(RoomError) -> [SessionOutbox] {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard params.userMessage == me.name else {
                 throw RoomError(.userNotFound, message: "userMessage '\(params.userMessage)' is not you ('\(me.name)')")
@@ -28,7 +28,7 @@ extension RoomRegistry {
     /// target alone gets `privateMessage` with the sender taken from the session; an unknown target gets 102. A
     /// target on another node of a cluster gets it through that node. Returns the outbox to flush, if local.
     func sendPrivate(_ params: SendPrivateMessageParams, session: ServerSession)
-        throws(RoomError) -> NotificationOutbox?
+        throws(RoomError) -> SessionOutbox?
     {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             if let target = room[params.to], target.phase == .joined {

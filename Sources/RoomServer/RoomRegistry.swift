@@ -7,7 +7,7 @@ import SignalingSupport
 ///
 /// All checks and reservations happen synchronously under one lock, before any `await` (DESIGN §6 re-entrancy):
 /// of N concurrent joins of one name exactly one reserves it. Notifications are queued on the recipients'
-/// ``NotificationOutbox``es under the same lock, so every recipient sees them in state order; the methods return
+/// ``SessionOutbox``es under the same lock, so every recipient sees them in state order; the methods return
 /// the outboxes the caller must flush.
 final class RoomRegistry: Sendable {
     struct Membership: Sendable, Hashable {
@@ -22,20 +22,15 @@ final class RoomRegistry: Sendable {
 
     let state = LockedValue(State())
     let limits: RoomServerLimits
-    let events: Broadcast<RoomEvent>
+    let events: Broadcast<RoomServerEvent>
     /// With a cluster: where local changes go to the other nodes, posted under this registry's lock so that they
     /// leave in the order of the state changes.
     let cluster: ClusterNode?
 
-    init(limits: RoomServerLimits, events: Broadcast<RoomEvent>, cluster: ClusterNode? = nil) {
+    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: ClusterNode? = nil) {
         self.limits = limits
         self.events = events
         self.cluster = cluster
-    }
-
-    /// Runs `body` under the lock, keeping its typed error (`LockedValue.withLock` rethrows untyped).
-    func locked<T>(_ body: (inout State) throws(RoomError) -> T) throws(RoomError) -> T {
-        try state.withLock { s in Result { () throws(RoomError) -> T in try body(&s) } }.get()
     }
 
     /// The error of a request that needs a joined session.
@@ -43,7 +38,7 @@ final class RoomRegistry: Sendable {
 
     /// Reserves `user` in `room` for `session`, creating the room if needed (not yet visible to others).
     func reserve(user: String, room name: String, session: ServerSession) throws(RoomError) {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             if let membership = s.members[session.id] { throw RoomError.alreadyInRoom(membership.room) }
             var room = s.rooms[name] ?? Room(name: name)
             if s.rooms[name] == nil, let max = limits.maxRooms, s.rooms.count >= max {
@@ -53,7 +48,7 @@ final class RoomRegistry: Sendable {
             if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
                 throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
             }
-            let outbox = NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+            let outbox = SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
             room[user] = Participant(name: user, session: session, outbox: outbox)
             s.rooms[name] = room
             s.members[session.id] = Membership(room: name, user: user)
@@ -62,9 +57,9 @@ final class RoomRegistry: Sendable {
 
     /// Makes a reserved join visible: others get `participantJoined`. Returns the peers for the join result.
     func commitJoin(session: ServerSession)
-        throws(RoomError) -> (peers: [RoomParticipant], flush: [NotificationOutbox])
+        throws(RoomError) -> (peers: [RoomParticipant], flush: [SessionOutbox])
     {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joining
             else { throw RoomError(.roomClosed, message: "the room closed while joining") }
@@ -97,7 +92,7 @@ final class RoomRegistry: Sendable {
 
     /// The joined participant of `session`.
     func identity(of session: ServerSession) throws(RoomError) -> Membership {
-        try locked { (s: inout State) throws(RoomError) in
+        try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id],
                   s.rooms[membership.room]?[membership.user]?.phase == .joined
             else { throw Self.notJoined }
@@ -106,7 +101,7 @@ final class RoomRegistry: Sendable {
     }
 
     /// The outbox of the participant of `session`, if it is in a room.
-    func outbox(of session: ServerSession) -> NotificationOutbox? {
+    func outbox(of session: ServerSession) -> SessionOutbox? {
         state.withLock { s in
             s.members[session.id].flatMap { s.rooms[$0.room]?[$0.user]?.outbox }
         }
@@ -125,7 +120,7 @@ final class RoomRegistry: Sendable {
     /// What a departure leaves to do outside the lock.
     struct Departure: Sendable {
         var released: [MediaEndpointID] = []
-        var flush: [NotificationOutbox] = []
+        var flush: [SessionOutbox] = []
         /// The participants that left (with a cluster, their names are released).
         var departed: [Membership] = []
     }
@@ -133,7 +128,8 @@ final class RoomRegistry: Sendable {
     /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
     /// `participantLeft`, their subscriptions to it end, and an empty room closes. `nil` if it was in no room.
     /// `notifyDeparted` sends `participantEvicted` to the departing participant too (an application eviction).
-    func remove(session: ServerSession, departure: RoomEvent.Departure, notifyDeparted: Bool = false) -> Departure? {
+    func remove(session: ServerSession, departure: RoomServerEvent.Departure,
+                notifyDeparted: Bool = false) -> Departure? {
         state.withLock { s -> Departure? in
             guard let membership = s.members.removeValue(forKey: session.id),
                   var room = s.rooms[membership.room], let me = room[membership.user]

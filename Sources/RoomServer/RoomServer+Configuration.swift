@@ -63,7 +63,7 @@ extension RoomServer {
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
             cluster: ClusterConfiguration? = nil,
-            logger: Logger = Logger(label: "KurentoSignaling.RoomServer", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.RoomServer"),
             clock: any SignalingClock = SystemClock()
         ) {
             self.host = host

@@ -123,7 +123,7 @@ extension RoomServer {
             throw RoomError.unauthorized
         }
         try await claimInCluster(user: params.user, room: params.room, session: session)
-        let peers: [RoomParticipant], outboxes: [NotificationOutbox]
+        let peers: [RoomParticipant], outboxes: [SessionOutbox]
         do {
             (peers, outboxes) = try registry.commitJoin(session: session)
         } catch {

@@ -25,7 +25,7 @@ public final class RoomServer: Sendable {
     public let configuration: Configuration
     let rpc: JSONRPCServer
     let registry: RoomRegistry
-    let eventHub = Broadcast<RoomEvent>()
+    let eventHub = Broadcast<RoomServerEvent>()
     let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
     /// Tree (PROTOCOL §5): its own JSON-RPC server (router and sessions) behind ``treePath``.
@@ -100,7 +100,7 @@ public final class RoomServer: Sendable {
     }
 
     /// Room lifecycle events, from the moment of the call (DESIGN §2: each access is a new subscriber).
-    public var events: Broadcast<RoomEvent>.Subscription { eventHub.subscribe() }
+    public var events: Broadcast<RoomServerEvent>.Subscription { eventHub.subscribe() }
 
     /// The rooms and their joined participants, in join order.
     public var rooms: [String: [String]] { registry.snapshot }
@@ -165,7 +165,7 @@ public final class RoomServer: Sendable {
 
     /// Hands what `outboxes` queued to their connections; returns at once (DESIGN §2: no reply waits for another
     /// member's socket).
-    func flush(_ outboxes: [NotificationOutbox?]) {
+    func flush(_ outboxes: [SessionOutbox?]) {
         for outbox in outboxes { outbox?.flush() }
     }
 }

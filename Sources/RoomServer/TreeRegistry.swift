@@ -10,7 +10,7 @@ import SignalingSupport
 /// Checks and reservations happen synchronously under one lock before any `await` (DESIGN §6 re-entrancy); the
 /// media backend is called outside it, and an endpoint whose tree or sink went away meanwhile is released.
 ///
-/// Each session's `iceCandidate` notifications go through its ``NotificationOutbox`` (taken under the trees' lock,
+/// Each session's `iceCandidate` notifications go through its ``SessionOutbox`` (taken under the trees' lock,
 /// after it), so that they wait for a session in its reconnection window as Room's do (DESIGN §5).
 final class TreeRegistry: Sendable {
     enum Phase: Sendable, Hashable { case creating, ready }
@@ -35,19 +35,14 @@ final class TreeRegistry: Sendable {
 
     private let state = LockedValue([String: Tree]())
     /// The outboxes, by session id: made for a session's first notification, forgotten when the session ends.
-    private let outboxes = LockedValue([String: NotificationOutbox]())
+    private let outboxes = LockedValue([String: SessionOutbox]())
     private let limits: RoomServerLimits
 
     init(limits: RoomServerLimits) { self.limits = limits }
 
-    /// Runs `body` under the lock, keeping its typed error.
-    private func locked<T>(_ body: (inout [String: Tree]) throws(TreeError) -> T) throws(TreeError) -> T {
-        try state.withLock { s in Result { () throws(TreeError) -> T in try body(&s) } }.get()
-    }
-
     /// Runs `body` on tree `id`, writing it back; unknown → 2.
     private func withTree<T>(_ id: String, _ body: (inout Tree) throws(TreeError) -> T) throws(TreeError) -> T {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> T in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> T in
             guard var tree = trees[id] else { throw TreeError.unknownTree(id) }
             let result = try body(&tree)
             trees[id] = tree
@@ -57,7 +52,7 @@ final class TreeRegistry: Sendable {
 
     /// Creates a tree owned by `session`, with `id` or a generated one; returns the id.
     func create(_ id: String?, session: ServerSession) throws(TreeError) -> String {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> String in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> String in
             let id = id ?? UUID().uuidString.lowercased()
             if trees[id] != nil { throw TreeError.existingTree(id) }
             if let max = limits.maxTrees, trees.count >= max {
@@ -70,7 +65,7 @@ final class TreeRegistry: Sendable {
 
     /// Removes tree `id` (its owner only); returns the endpoints to release.
     func release(_ id: String, session: ServerSession) throws(TreeError) -> [MediaEndpointID] {
-        try locked { (trees: inout [String: Tree]) throws(TreeError) -> [MediaEndpointID] in
+        try state.withLock { (trees: inout [String: Tree]) throws(TreeError) -> [MediaEndpointID] in
             guard let tree = trees[id] else { throw TreeError.unknownTree(id) }
             guard tree.owner == session.id else { throw TreeError.notOwner("Tree '\(id)'") }
             trees[id] = nil
@@ -147,14 +142,14 @@ final class TreeRegistry: Sendable {
         guard !notifications.isEmpty else { return }
         outboxes.withLock { outboxes in
             let outbox = outboxes[session.id]
-                ?? NotificationOutbox(session: session, limit: limits.maxQueuedNotifications)
+                ?? SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
             outboxes[session.id] = outbox
             for notification in notifications { outbox.enqueue(notification) }
         }
     }
 
     /// The outbox of `session`, if it was ever sent a notification.
-    func outbox(of session: ServerSession) -> NotificationOutbox? {
+    func outbox(of session: ServerSession) -> SessionOutbox? {
         outboxes.withLock { $0[session.id] }
     }
 

@@ -41,10 +41,10 @@ extension SharedObjectService {
     /// a second (`gapPatience`: an update lost on the way) the whole object is read again and the local clients get what
     /// differs.
     public func deliverFromCluster(update: SharedObjectUpdate) async {
-        let (outboxes, gap, woken) = state.withLock { s -> ([SharedObjectOutbox], Bool, [CheckedContinuation<Void, Never>]) in
+        let (outboxes, gap, woken) = state.withLock { s -> ([SessionOutbox], Bool, [CheckedContinuation<Void, Never>]) in
             guard var object = s.objects[update.name], update.version > object.version else { return ([], false, []) }
             object.ahead[update.version] = update
-            var outboxes: [SharedObjectOutbox] = []
+            var outboxes: [SessionOutbox] = []
             while let next = object.ahead.removeValue(forKey: object.version + 1) {
                 for (key, value) in next.changed {
                     if value == .null { object.data[key] = nil } else { object.data[key] = value }
@@ -103,7 +103,7 @@ extension SharedObjectService {
 
     /// Delivers a message another server's client sent to this server's clients of its object.
     public func deliverFromCluster(message: SharedObjectMessage) {
-        let outboxes = state.withLock { s -> [SharedObjectOutbox] in
+        let outboxes = state.withLock { s -> [SessionOutbox] in
             guard let object = s.objects[message.name] else { return [] }
             return enqueue(.message, message.json, to: object, in: s)
         }
@@ -114,7 +114,7 @@ extension SharedObjectService {
     func resyncFromCluster(_ name: String) async {
         guard let cluster = configuration.cluster,
               let fresh = try? await cluster.open(name, persistent: false) else { return }
-        let (outboxes, woken) = state.withLock { s -> ([SharedObjectOutbox], [CheckedContinuation<Void, Never>]) in
+        let (outboxes, woken) = state.withLock { s -> ([SessionOutbox], [CheckedContinuation<Void, Never>]) in
             guard var object = s.objects[name], fresh.version > object.version else { return ([], []) }
             var changed: [String: JSONValue] = [:]
             for (key, value) in fresh.data where object.data[key] != value { changed[key] = value }

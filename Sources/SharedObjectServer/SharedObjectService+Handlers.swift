@@ -16,7 +16,7 @@ extension SharedObjectService {
         }
         let stored = try await loadUnlessLive(name, persistent: params.persistent)
         let (snapshot, firstSave, outbox) = try state.withLock {
-            s -> (SharedObjectState, StoredSharedObject?, SharedObjectOutbox) in
+            s -> (SharedObjectState, StoredSharedObject?, SessionOutbox) in
             try checkRoomForOneMore(name, session: session, in: s)
             var firstSave: StoredSharedObject?
             var object: LiveObject
@@ -35,7 +35,7 @@ extension SharedObjectService {
             if object.members.updateValue(session, forKey: session.id) == nil { configuration.cluster?.count(name, delta: 1) }
             s.objects[name] = object
             var client = s.clients[session.id]
-                ?? Client(outbox: SharedObjectOutbox(sharedObjectsOf: session, limit: limits.maxQueuedNotifications))
+                ?? Client(outbox: SessionOutbox(sharedObjectsOf: session, limit: limits.maxQueuedNotifications))
             client.names.insert(name)
             s.clients[session.id] = client
             let snapshot = SharedObjectState(name: name, version: object.version, persistent: object.persistent,
@@ -57,7 +57,7 @@ extension SharedObjectService {
         let name = params.name
         if let cluster = configuration.cluster { return try await clusterSet(params, session: session, cluster: cluster) }
         let (version, outboxes, write) = try state.withLock {
-            s -> (Int, [SharedObjectOutbox], StoredSharedObject?) in
+            s -> (Int, [SessionOutbox], StoredSharedObject?) in
             guard var object = s.objects[name], object.members[session.id] != nil else { throw Self.notConnected(name) }
             var data = object.data
             var changed: [String: JSONValue] = [:]
@@ -96,7 +96,7 @@ extension SharedObjectService {
     func send(_ params: SharedObjectSendParams, session: ServerSession) async throws -> JSONValue? {
         try admit(session)
         let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params).json
-        let outboxes = try state.withLock { s -> [SharedObjectOutbox] in
+        let outboxes = try state.withLock { s -> [SessionOutbox] in
             guard let object = s.objects[params.name], object.members[session.id] != nil else {
                 throw Self.notConnected(params.name)
             }
@@ -138,8 +138,8 @@ extension SharedObjectService {
 
     /// Queues one notification for every client of `object`, under the lock; returns the outboxes to flush.
     func enqueue(_ method: SharedObjectNotificationMethod, _ params: JSONValue, to object: LiveObject,
-                         in s: State) -> [SharedObjectOutbox] {
-        object.members.keys.compactMap { id -> SharedObjectOutbox? in
+                         in s: State) -> [SessionOutbox] {
+        object.members.keys.compactMap { id -> SessionOutbox? in
             guard let outbox = s.clients[id]?.outbox else { return nil }
             outbox.enqueue(method, params)
             return outbox

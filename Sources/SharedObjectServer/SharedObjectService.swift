@@ -46,7 +46,7 @@ public final class SharedObjectService: Sendable {
             store: any SharedObjectStore = InMemorySharedObjectStore(),
             limits: SharedObjectLimits = .init(),
             authorize: @escaping @Sendable (SharedObjectAccess) async throws -> Bool = { _ in true },
-            logger: Logger = Logger(label: "KurentoSignaling.SharedObjects", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: Logger = .disabled(label: "KurentoSignaling.SharedObjects"),
             clock: any SignalingClock = SystemClock(),
             cluster: (any SharedObjectCluster)? = nil
         ) {
@@ -82,7 +82,7 @@ public final class SharedObjectService: Sendable {
     }
 
     struct Client {
-        let outbox: SharedObjectOutbox
+        let outbox: SessionOutbox
         var names: Set<String> = []
     }
 
@@ -152,7 +152,7 @@ public final class SharedObjectService: Sendable {
     /// `sharedObject.closed` and `reason` (a room server calls it when a member leaves: `room:R/…` objects are
     /// for members only).
     public func revoke(_ session: ServerSession, reason: String, where predicate: (String) -> Bool) async {
-        let outbox = state.withLock { s -> SharedObjectOutbox? in
+        let outbox = state.withLock { s -> SessionOutbox? in
             guard let client = s.clients[session.id] else { return nil }
             let names = client.names.filter(predicate)
             for name in names.sorted() {

@@ -41,20 +41,17 @@ extension SharedObject {
     public var delegate: (any SharedObjectDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
-                guard let self else { return false }
+            delegateFeeder.set(newValue, of: self, events: eventHub, logger: logger) { object, event, delegate in
                 switch event {
-                case .connected(let state): delegate.sharedObject(self, didConnect: state)
-                case .updated(let update): delegate.sharedObject(self, didUpdate: update)
-                case .message(let method, let params): delegate.sharedObject(self, didReceiveMessage: method, params: params)
-                case .closed(let reason): delegate.sharedObject(self, didCloseWithReason: reason)
+                case .connected(let state): delegate.sharedObject(object, didConnect: state)
+                case .updated(let update): delegate.sharedObject(object, didUpdate: update)
+                case .message(let method, let params):
+                    delegate.sharedObject(object, didReceiveMessage: method, params: params)
+                case .closed(let reason): delegate.sharedObject(object, didCloseWithReason: reason)
                 }
-                return true
-            }, lost: { [weak self] count, delegate in
-                guard let self else { return false }
-                delegate.sharedObject(self, didLoseEvents: count)
-                return true
-            })
+            } lost: { object, count, delegate in
+                delegate.sharedObject(object, didLoseEvents: count)
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ public final class SharedObjectClient: Sendable {
 
     /// Creates the shared objects of `client`'s connection. Create one per ``/JSONRPC/JSONRPCClient``.
     public init(client: JSONRPCClient,
-                logger: Logger = Logger(label: "KurentoSignaling.SharedObjectClient", factory: { _ in SwiftLogNoOpLogHandler() })) {
+                logger: Logger = .disabled(label: "KurentoSignaling.SharedObjectClient")) {
         rpc = client
         self.logger = logger
         client.observeNotifications { [weak self] notification in self?.route(notification) }

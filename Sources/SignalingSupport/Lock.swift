@@ -62,14 +62,16 @@ public struct LockedValue<Value>: @unchecked Sendable {
     /// Wraps `value`.
     public init(_ value: Value) { storage = Storage.make(value) }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value. It throws what `body` throws, with its type: a body that
+    /// throws only `RoomError` makes this throw only `RoomError`.
     @inlinable
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+        // `withUnsafeMutablePointers` only rethrows (untyped): the outcome leaves it as a `Result`.
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
-        }
+            return Result { () throws(Failure) -> T in try body(&value.pointee) }
+        }.get()
     }
 
     /// The value and its mutex in one heap object.

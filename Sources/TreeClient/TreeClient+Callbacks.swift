@@ -2,15 +2,14 @@ import JSONRPC
 import RoomProtocol
 import SDP
 
+/// The completion-closure faces of ``connect()`` and ``disconnect()`` (`connect(completion:)`,
+/// `disconnect(completion:)`) come with ``JSONRPC/SignalingClient``.
+extension TreeClient: SignalingClient {}
+
 /// The completion-closure face: each method starts the async call and runs `completion` exactly once, on no
 /// particular thread, with the result or the error (``RoomProtocol/TreeError`` or ``JSONRPC/RPCError``). Unlike
 /// NBMTreeClient's `setSource:`, failures are reported too.
 extension TreeClient {
-    /// Completion-closure face of ``connect()``.
-    public func connect(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        complete(completion) { try await self.connect() }
-    }
-
     /// Completion-closure face of ``createTree(id:)``: the result is the tree's id.
     public func createTree(id: String? = nil, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
         complete(completion) { try await self.createTree(id: id) }
@@ -48,13 +47,5 @@ extension TreeClient {
     public func sendICECandidate(_ candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String,
                                  completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         complete(completion) { try await self.sendICECandidate(candidate, for: endpoint, tree: tree) }
-    }
-
-    /// Completion-closure face of ``disconnect()``.
-    public func disconnect(completion: @escaping @Sendable () -> Void) {
-        Task {
-            await disconnect()
-            completion()
-        }
     }
 }

@@ -9,9 +9,9 @@ import SignalingSupport
 /// may call the client back. Call results are not delegated: use the async API or the completion closures.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
-/// ``TreeClient/Configuration/eventBufferLimit`` (1,024). A delegate more than that behind misses the events that
-/// do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it has handled
-/// the events before the gap, and goes on with the later ones.
+/// ``JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
+/// events that do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it
+/// has handled the events before the gap, and goes on with the later ones.
 public protocol TreeClientDelegate: AnyObject, Sendable {
     /// The connection's state changed.
     func client(_ client: TreeClient, connectionStateChanged state: ConnectionState)
@@ -20,9 +20,9 @@ public protocol TreeClientDelegate: AnyObject, Sendable {
     func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String)
     /// Any event, including the ones above.
     func client(_ client: TreeClient, didReceive event: TreeEvent)
-    /// The delegate fell more than ``TreeClient/Configuration/eventBufferLimit`` events behind and missed `count`
-    /// events right after the last one it was given. Called once per gap, as soon as the delegate has
-    /// handled the events before it; later events are delivered as usual.
+    /// The delegate fell more than ``JSONRPC/SignalingClientConfiguration/eventBufferLimit`` events behind and
+    /// missed `count` events right after the last one it was given. Called once per gap, as soon as the delegate
+    /// has handled the events before it; later events are delivered as usual.
     /// Resynchronize from ``TreeClient/connectionState``; missed ICE candidates are gone.
     func client(_ client: TreeClient, didLoseEvents count: Int)
 }
@@ -41,15 +41,9 @@ extension TreeClient {
     public var delegate: (any TreeClientDelegate)? {
         get { delegateFeeder.delegate }
         set {
-            delegateFeeder.set(newValue, events: eventHub, logger: logger, deliver: { [weak self] event, delegate in
-                guard let self else { return false }
-                self.deliver(event, to: delegate)
-                return true
-            }, lost: { [weak self] count, delegate in
-                guard let self else { return false }
-                delegate.client(self, didLoseEvents: count)
-                return true
-            })
+            delegateFeeder.set(newValue, of: self, events: eventHub, logger: logger,
+                               deliver: { client, event, delegate in client.deliver(event, to: delegate) },
+                               lost: { client, count, delegate in delegate.client(client, didLoseEvents: count) })
         }
     }
 

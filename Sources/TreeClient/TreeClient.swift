@@ -57,8 +57,8 @@ public final class TreeClient: Sendable {
     }
 
     /// A new subscriber to the client's events, in wire order, from this moment on: it gets every event, or, when
-    /// it falls more than ``Configuration/eventBufferLimit`` behind, the ones it buffered and then
-    /// ``/JSONRPC/BroadcastOverflow``, once, ending it.
+    /// it falls more than ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` behind, the ones it buffered
+    /// and then ``/JSONRPC/BroadcastOverflow``, once, ending it.
     public var events: Broadcast<TreeEvent>.Subscription { eventHub.subscribe() }
 
     /// The connection's current state.

@@ -1,4 +1,5 @@
 import Logging
+import SignalingSupport
 
 /// Settings of a ``WebSocketEventLoop``.
 public struct WebSocketEventLoopConfiguration: Sendable {
@@ -30,7 +31,7 @@ public struct WebSocketEventLoopConfiguration: Sendable {
     ///   - logger: where lws's log lines go; a logger that discards them by default.
     ///   - backend: how the service thread waits for its sockets; ``EventBackend/libev`` by default.
     public init(
-        logger: Logger = Logger(label: "KurentoSignaling.libwebsockets", factory: { _ in SwiftLogNoOpLogHandler() }),
+        logger: Logger = .disabled(label: "KurentoSignaling.libwebsockets"),
         backend: EventBackend = .libev
     ) {
         self.logger = logger

@@ -10,7 +10,7 @@ extension RoomJoin {
 
     func run() async throws {
         var media = Media()
-        var configuration = connection.configuration
+        var configuration = RoomClient.Configuration(connection.clientConfiguration(tool: "room-join"))
         configuration.failoverURLs = Array(urls.dropFirst())
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }

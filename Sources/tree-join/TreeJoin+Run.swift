@@ -33,16 +33,6 @@ struct Setup {
 extension TreeJoin {
     var output: Output { Output(tool: "tree-join", json: json) }
 
-    /// The TreeClient settings the connection options make.
-    var clientConfiguration: TreeClient.Configuration {
-        var configuration = TreeClient.Configuration(requestTimeout: connection.requestTimeout,
-                                                     retries: connection.retries, authToken: connection.token)
-        configuration.reconnect = connection.reconnectPolicy
-        connection.apply(to: &configuration.webSocket)
-        if let logger = connection.logger("tree-join") { configuration.logger = logger }
-        return configuration
-    }
-
     func run() async throws {
         let (stops, stop) = AsyncStream<Stop>.makeStream()
         signal(SIGINT, SIG_IGN)
@@ -80,7 +70,8 @@ extension TreeJoin {
     /// Creates the tree and sets its source (unless `--viewer`), then attaches the sinks.
     private func setUp(_ setup: inout Setup, _ stop: AsyncStream<Stop>.Continuation) async throws {
         func party(_ name: String) -> TreeParty {
-            let party = TreeParty(url: url, name: name, configuration: clientConfiguration, output: output) {
+            let configuration = connection.clientConfiguration(tool: "tree-join")
+            let party = TreeParty(url: url, name: name, configuration: configuration, output: output) {
                 stop.yield(.connectionEnded($0))
             }
             setup.parties.append(party)

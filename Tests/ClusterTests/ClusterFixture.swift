@@ -53,7 +53,7 @@ struct Cluster {
 final class Member: Sendable {
     let name: String
     let client: RoomClient
-    private let inbox: Arrivals<ClientEvent>
+    private let inbox: Arrivals<RoomEvent>
 
     convenience init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
         self.init(name, room: room, url: node.url, failover: failover)
@@ -80,10 +80,10 @@ final class Member: Sendable {
     }
 
     /// The next room event.
-    func next() async throws -> ClientEvent { try await inbox.next() }
+    func next() async throws -> RoomEvent { try await inbox.next() }
 
     /// The next room event that is neither a chat message nor a join.
-    func nextSkippingChatAndJoins() async throws -> ClientEvent {
+    func nextSkippingChatAndJoins() async throws -> RoomEvent {
         while true {
             let event = try await next()
             switch event {

@@ -1,5 +1,6 @@
 import JSONRPC
 import Logging
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -14,11 +15,15 @@ import Testing
         func got(_ number: Int) { numbers.mutate { $0.append(number) } }
     }
 
+    /// The client the delegate belongs to; alive for the whole suite.
+    final class Owner: Sendable {}
+    static let owner = Owner()
+
     static func feed(_ delegate: (any NumberDelegate)?, into feeder: DelegateFeeder<any NumberDelegate>,
                      from events: Broadcast<Int>) {
-        feeder.set(delegate, events: events, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                   deliver: { number, delegate in delegate.got(number); return true },
-                   lost: { _, _ in true })
+        feeder.set(delegate, of: owner, events: events, logger: .disabled(label: "test"),
+                   deliver: { _, number, delegate in delegate.got(number) },
+                   lost: { _, _, _ in })
     }
 
     @Test func aReplacedDelegateStopsHearingAndItsSubscriptionEnds() async throws {

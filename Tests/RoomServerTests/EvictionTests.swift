@@ -32,7 +32,7 @@ import TestSupport
         clock.advance(by: .seconds(1))
         #expect(try await alice.notification("participantLeft") == ["name": "bob"])
         #expect(server.rooms == ["room1": ["alice"]])
-        let departure = try await withDeadline { () -> RoomEvent? in
+        let departure = try await withDeadline { () -> RoomServerEvent? in
             for try await event in events { if case .participantLeft = event { return event } }
             return nil
         }

@@ -114,8 +114,8 @@ import TestSupport
         #expect(try await alice.end().code == 1000)
         #expect(try await bob.end().code == 1000)
         #expect(server.rooms.isEmpty)
-        let seen = try await withDeadline { () -> [RoomEvent] in
-            var seen: [RoomEvent] = []
+        let seen = try await withDeadline { () -> [RoomServerEvent] in
+            var seen: [RoomServerEvent] = []
             for try await event in events {
                 seen.append(event)
                 if case .roomClosed = event { break }

@@ -1,6 +1,6 @@
 /// Room lifecycle events for the application, published on ``RoomServer/events`` in the order the room state
 /// changed (DESIGN §2: state first, then the event).
-public enum RoomEvent: Sendable, Hashable {
+public enum RoomServerEvent: Sendable, Hashable {
     /// Why a participant is no longer in its room.
     public enum Departure: Sendable, Hashable {
         /// The client sent `leaveRoom`.

@@ -1,13 +1,10 @@
 import JSONRPC
 import SharedObjects
 
-/// The shared-object notifications on their way to one session, in the order the service decided them
-/// (``SessionOutbox``): every session sees one object's updates in version order. Unlike the Room outbox, nothing
-/// waits for a lost connection: a client re-syncs every object it holds when it is connected again
-/// (`sharedObject.connect` returns the whole state), so what cannot be sent is dropped. A session that overflows
-/// its outbox is closed with 1008.
-typealias SharedObjectOutbox = SessionOutbox
-
+/// The shared-object notifications on their way to one session, in the order the service decided them: every
+/// session sees one object's updates in version order. Unlike the Room outbox, nothing waits for a lost connection:
+/// a client re-syncs every object it holds when it is connected again (`sharedObject.connect` returns the whole
+/// state), so what cannot be sent is dropped. A session that overflows its outbox is closed with 1008.
 extension SessionOutbox {
     /// The shared-object outbox of `session`: dropped while disconnected, closed with 1008 on overflow.
     convenience init(sharedObjectsOf session: ServerSession, limit: Int) {

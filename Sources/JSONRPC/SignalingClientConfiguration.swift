@@ -1,0 +1,64 @@
+import Logging
+import SignalingSupport
+import WebSocketTransport
+
+/// The settings every typed signaling client over a ``JSONRPCClient`` shares (`RoomClient`, `TreeClient`): the
+/// JSON-RPC timing, the WebSocket and its bearer token, logging, the clock and the event buffer.
+///
+/// `TreeClient.Configuration` is this type; `RoomClient.Configuration` holds one and adds its own settings, and
+/// reads and writes these as its own members (`configuration.retries = 0`).
+public struct SignalingClientConfiguration: Sendable {
+    /// Time allowed for the first attempt of a request; each retry doubles it. Default 5 s.
+    public var requestTimeout: Duration
+    /// Re-sends of the same request id after a timeout. Default 1. The servers of this package answer a re-sent id
+    /// once; a stock Kurento server does not dedupe ids, so a retried `publishVideo` or `addTreeSink` can run twice
+    /// there: use 0 against it.
+    public var retries: Int
+    /// The WebSocket options: TLS trust (`webSocket.tls`), extra headers, handshake timeout and limits.
+    public var webSocket: WebSocketClientConfiguration
+    /// A bearer token, sent as `Authorization: Bearer <token>` on the upgrade request.
+    public var authToken: String?
+    /// Where the client logs. Default: discards everything.
+    public var logger: Logger
+    /// The clock behind the request timers. Tests inject a `ManualClock`.
+    public var clock: any SignalingClock
+    /// Per-subscriber buffer of the client's `events` (and of its delegate). Default 1,024.
+    public var eventBufferLimit: Int
+    /// What happens on a drop: reconnect and resume the session (a room client also rejoins when the server lost
+    /// it). Default ``JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
+    public var reconnect: JSONRPCClient.ReconnectPolicy
+    /// The `ping` heartbeat. Default ``JSONRPCClient/Heartbeat/standard`` (every 5 s).
+    public var heartbeat: JSONRPCClient.Heartbeat
+
+    /// Creates a configuration; every argument has the default its property documents.
+    public init(
+        requestTimeout: Duration = .seconds(5),
+        retries: Int = 1,
+        webSocket: WebSocketClientConfiguration = .init(),
+        authToken: String? = nil,
+        logger: Logger = .disabled(label: "KurentoSignaling.SignalingClient"),
+        clock: any SignalingClock = SystemClock(),
+        eventBufferLimit: Int = 1024,
+        reconnect: JSONRPCClient.ReconnectPolicy = .standard,
+        heartbeat: JSONRPCClient.Heartbeat = .standard
+    ) {
+        self.requestTimeout = requestTimeout
+        self.retries = retries
+        self.webSocket = webSocket
+        self.authToken = authToken
+        self.logger = logger
+        self.clock = clock
+        self.eventBufferLimit = eventBufferLimit
+        self.reconnect = reconnect
+        self.heartbeat = heartbeat
+    }
+
+    /// The settings of the client's ``JSONRPCClient``.
+    package var rpc: JSONRPCClient.Configuration {
+        .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat, logger: logger,
+              clock: clock)
+    }
+
+    /// The WebSocket options with the `Authorization` header added when there is a token.
+    package var webSocketWithAuthorization: WebSocketClientConfiguration { webSocket.authorized(by: authToken) }
+}
