@@ -100,9 +100,9 @@ idle-cpu: deps
 	$(SWIFT) build --product jsonrpc-echo-server
 	python3 scripts/idle_cpu.py "$$($(SWIFT) build --show-bin-path)/jsonrpc-echo-server"
 
-# Benchmarks (issue 9; kept out of .ci/run): builds the C baselines and the Benchmarks package (release, with the
-# SwiftNIO baseline of issue 17), then runs every pair as separate processes on 127.0.0.1 and prints one table
-# (README "Performance"); the figures go to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the issue's
+# Benchmarks (kept out of .ci/run): builds the C baselines and the Benchmarks package (release, with the
+# SwiftNIO baseline), then runs every pair as separate processes on 127.0.0.1 and prints one table
+# (README "Performance"); the figures go to Benchmarks/results/latest.json. BENCH_CLIENTS=1000 for the
 # room targets. Instructions per round trip need valgrind (installed here when missing; without it that row says
 # it was skipped); BENCH_CALLGRIND_CALLS=0 skips them.
 BENCH_CLIENTS ?= 200

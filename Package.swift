@@ -91,7 +91,7 @@ let package = Package(
         ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
         .target(name: "RoomCluster", dependencies: ["CHiredis", "SignalingSupport"], swiftSettings: strict),
-        // Shared objects (issue 11): the wire vocabulary and the client.
+        // Shared objects: the wire vocabulary and the client.
         .target(
             name: "SharedObjects",
             dependencies: ["JSONRPC", "SignalingSupport", .product(name: "Logging", package: "swift-log")],
@@ -276,7 +276,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Heartbeat, reconnect, resume and rejoin: unit tests on a ManualClock, and fault injection through
-        // TestSupport's FaultProxy with scaled-down timings (issue 8).
+        // TestSupport's FaultProxy with scaled-down timings.
         .testTarget(
             name: "ResilienceTests",
             dependencies: [
@@ -286,7 +286,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Descriptors, streams and continuations after many reconnect cycles; `make leaks` runs it in its own
-        // process, and `make test` skips it (DESIGN §7: leak runs are their own target).
+        // process, and `make test` skips it (docs/testing.md#leaks: leak runs are their own target).
         .testTarget(
             name: "LeakTests",
             dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],

@@ -2,8 +2,8 @@
 import Foundation
 import PackageDescription
 
-// The benchmark harness (issue 9): `make bench` builds this package in release and runs Benchmarks/run.py.
-// Its own package (DESIGN §1), so the root manifest stays light; it depends on the root by path.
+// The benchmark harness: `make bench` builds this package in release and runs Benchmarks/run.py.
+// Its own package (docs/architecture.md#modules), so the root manifest stays light; it depends on the root by path.
 // A path dependency's identity is its folder name, which depends on the checkout.
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""`make bench` (issue 9): runs every benchmark process, prints ONE table, writes the same figures as JSON.
+"""`make bench`: runs every benchmark process, prints ONE table, writes the same figures as JSON.
 
 Usage: run.py [--clients N] [--seconds S] [--repeats R] [--callgrind-calls N] [--json PATH]
-  --clients          room-load clients (default $BENCH_CLIENTS or 200; the issue's target uses 1000)
+  --clients          room-load clients (default $BENCH_CLIENTS or 200; the performance targets use 1000)
   --seconds          pipelined phase of each echo pair (default $BENCH_SECONDS or 1; the sequential phase takes half)
   --repeats          runs of each echo pair, pinned and unpinned interleaved; the table shows medians (default 3)
   --callgrind-calls  sequential calls counted under callgrind (default $BENCH_CALLGRIND_CALLS or 1000; 0 skips)
   --json             where the figures go (default Benchmarks/results/latest.json)
 
 Every server binds 127.0.0.1 on an ephemeral port and runs as its own process, separate from its client. The echo
-pairs (harness/echo.py) run twice: both processes pinned to CPU 0 (`taskset -c 0`, the issue's targets) and
+pairs (harness/echo.py) run twice: both processes pinned to CPU 0 (`taskset -c 0`, as the targets are set) and
 unpinned. The room load, the idle measurement, the SDP codec and the instruction counts (harness/instructions.py)
 run unpinned. RLIMIT_NOFILE is raised here (children inherit it) and again inside kbench. Every child has a time
 limit, so the whole run is bounded.

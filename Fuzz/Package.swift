@@ -2,8 +2,9 @@
 import Foundation
 import PackageDescription
 
-// libFuzzer targets for the SDP parsers, our WebSocket inbound reassembly, the JSON-RPC envelope and Room params (DESIGN §1: its own package so the root manifest stays light).
-// A fuzz executable has no main() of its own, so the targets exist only when FUZZ is set (LWS-NOTES §6):
+// libFuzzer targets for the SDP parsers, our WebSocket inbound reassembly, the JSON-RPC envelope and Room params;
+// its own package so the root manifest stays light (docs/testing.md#fuzzing).
+// A fuzz executable has no main() of its own, so the targets exist only when FUZZ is set (docs/testing.md#fuzzing):
 //   FUZZ=1 swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz
 // `make fuzz` in the root does this and runs each target for a bounded time.
 

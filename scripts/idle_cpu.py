@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make idle-cpu`: an idle server with idle clients must not poll (DESIGN §2, issue 2).
+"""`make idle-cpu`: an idle server with idle clients must not poll (docs/libwebsockets.md#event-backend).
 
 Starts the built jsonrpc-echo-server on an ephemeral port, opens 20 WebSocket connections with Python
 `websockets`, makes one call on each, then leaves everything idle for SECONDS and reads the server's CPU time from

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A third-party JSON-RPC 2.0 client for the example echo server (DESIGN §7 witness).
+"""A third-party JSON-RPC 2.0 client for the example echo server (docs/testing.md#witnesses).
 
 Usage: python_echo_client.py ws://127.0.0.1:PORT/
 

@@ -5,7 +5,7 @@ Input (the JSONL file given as argument, or stdin), one JSON object per line:
   {"label": "...", "schema": "Schemas/x.schema.json", "ref": "#/$defs/y" or "", "instance": <any JSON>}
 Output (stdout), one line per case, in order:
   {"label": "...", "valid": true|false, "errors": ["..."]}
-Used by Sources/TestSupport/SchemaValidation.swift: one process per test run (DESIGN section 7).
+Used by Sources/TestSupport/SchemaValidation.swift: one process per test run (docs/testing.md#witnesses).
 """
 import argparse
 import json

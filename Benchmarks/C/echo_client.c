@@ -1,5 +1,5 @@
 /*
- * The C baseline client of `make bench` (issue 9): libwebsockets, one thread.
+ * The C baseline client of `make bench`: libwebsockets, one thread.
  * Usage: echo_client URL raw|rpc SECONDS
  *   raw: 256-byte text frames; rpc: JSON-RPC `echo` requests of about 256 bytes (a 200-character string param).
  * Phase 1 keeps 32 messages in flight for SECONDS and counts replies; phase 2 sends one at a time for SECONDS/2

@@ -1,12 +1,12 @@
 /*
- * The C baseline server of `make bench` (issue 9): libwebsockets, one thread, 127.0.0.1, ephemeral port.
+ * The C baseline server of `make bench`: libwebsockets, one thread, 127.0.0.1, ephemeral port.
  * Prints its URL as the first stdout line and serves until SIGTERM/SIGINT.
  *
  * Each text message is one request. A message containing "method" is answered as a JSON-RPC echo,
  * {"jsonrpc":"2.0","id":<id>,"result":<params>}, with <id> and <params> cut out of the request by a
  * bracket-matching scan: deliberately NOT a JSON parser and no validation, the cheapest answer a C server can
  * give. Any other message is echoed back unchanged (the raw echo baseline). Replies are queued and written
- * in WRITEABLE while the socket takes them (as our transport does, LWS-NOTES 4.2a).
+ * in WRITEABLE while the socket takes them (as our transport does, docs/libwebsockets.md#writes).
  */
 #define _GNU_SOURCE
 #include <libwebsockets.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python `websockets` JSON-RPC client of `make bench` (issue 9).
+"""The Python `websockets` JSON-RPC client of `make bench`.
 
 Usage: echo_client.py URL SECONDS. Keeps 32 `echo` requests (about 256 bytes: a 200-character string param) in
 flight for SECONDS, reading each reply with `json.loads`, then makes sequential calls for SECONDS/2 (at most

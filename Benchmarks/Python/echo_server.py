@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The "what a Python user picks" server of `make bench` (issue 9): a JSON-RPC 2.0 `echo` over the `websockets`
+"""The "what a Python user picks" server of `make bench`: a JSON-RPC 2.0 `echo` over the `websockets`
 package (asyncio). Every text message is parsed with `json.loads` and answered with its params as the result.
 Prints its URL as the first stdout line; serves until SIGTERM or SIGINT."""
 import asyncio

@@ -1,4 +1,4 @@
-"""The cluster rows (issue 18): three `kbench room-server` nodes on one `redis-server` of their own (ephemeral
+"""The cluster rows: three `kbench room-server` nodes on one `redis-server` of their own (ephemeral
 port, no persistence), 300 clients per node in 20 rooms spread over the nodes, and the same clients against one
 node for comparison."""
 import shutil
@@ -90,7 +90,7 @@ def cluster_rows(figures):
 
 
 def cluster_targets(figures):
-    """The issue's cluster target: cross-node chat fan-out p99 <= 20 ms."""
+    """The cluster target: cross-node chat fan-out p99 <= 20 ms."""
     load = figures.get("cluster", {})
     p99 = load.get("chat_fanout_p99_us")
     value = f"{p99 / 1000:.2f} ms" if p99 is not None else "not measured"

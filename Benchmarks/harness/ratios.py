@@ -1,4 +1,4 @@
-"""Figures derived from the echo medians, and the issue's targets with their verdicts."""
+"""Figures derived from the echo medians, and the performance targets with their verdicts."""
 
 
 def derive(echo):
@@ -76,7 +76,7 @@ def targets(derived, echo, sdp, load, idle_result, clients):
         pinned=verdict(at_most(derived["pinned"].get("added_us_sequential_p50"), 15, " µs")))
     add("pipelined JSON-RPC >= 3x Python websockets",
         pinned=verdict(at_least(derived["pinned"].get("rpc_vs_python"), 3)))
-    # The issue's comparison with SwiftNIO (issue 17), judged pinned and shown unpinned as well.
+    # The comparison with SwiftNIO, judged pinned and shown unpinned as well.
     add("our pair pipelined >= 1.2x NIO → NIO pipelined",
         **both(lambda mode: verdict(at_least(derived[mode].get("rpc_vs_nio"), 1.2))))
     add("our pair pipelined >= 0.7x C JSON-RPC echo (C → C)",

@@ -46,7 +46,7 @@ public struct ConnectionOptions: ParsableArguments {
     }
 
     /// Applies `--ca-file` and `--insecure` to `options`, and bounds their handshake timeout by `--timeout`: a
-    /// listener that never completes the handshake must not hold the run longer than that (issue 8).
+    /// listener that never completes the handshake must not hold the run longer than that.
     public func apply(to options: inout WebSocketClientConfiguration) {
         options.tls = tls
         options.handshakeTimeout = min(options.handshakeTimeout, requestTimeout)

@@ -1,6 +1,6 @@
 #ifndef CLIBWEBSOCKETS_SHIM_H
 #define CLIBWEBSOCKETS_SHIM_H
-/* What Swift cannot import from libwebsockets.h on its own (LWS-NOTES §1, §3.1). */
+/* What Swift cannot import from libwebsockets.h on its own (docs/libwebsockets.md#shim). */
 #include <libwebsockets.h>
 #include <ev.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 import SignalingSupport
 
 /// A subscriber's buffer filled up: its sequence ends with this error rather than silently losing events
-/// (DESIGN §2).
+/// (docs/architecture.md#event-streams).
 ///
 /// The subscriber got every event up to the moment it fell behind (what its buffer held is delivered before this
 /// error), then this error, exactly once; every later event is lost to it. To go on, subscribe again and read the
@@ -19,10 +19,11 @@ public struct BroadcastOverflow: Error, Sendable, Hashable, CustomStringConverti
     }
 }
 
-/// A multicast event source (DESIGN §2): every ``subscribe(bufferLimit:)`` returns a new sequence with its own
-/// bounded buffer. Subscribers see events in ``publish(_:)`` order. A subscriber either gets every event, or, when
-/// it falls more than `bufferLimit` events behind, gets the events it buffered and then ``BroadcastOverflow``,
-/// once, ending its sequence. Used for notifications, connection state, room, tree and shared-object events.
+/// A multicast event source (docs/architecture.md#event-streams): every ``subscribe(bufferLimit:)`` returns a new
+/// sequence with its own bounded buffer. Subscribers see events in ``publish(_:)`` order. A subscriber either gets
+/// every event, or, when it falls more than `bufferLimit` events behind, gets the events it buffered and then
+/// ``BroadcastOverflow``, once, ending its sequence. Used for notifications, connection state, room, tree and
+/// shared-object events.
 ///
 /// The delegate faces subscribe differently (`subscribeReportingLoss(bufferLimit:)`, in the package): a delegate
 /// that falls behind is told how many events it lost and goes on with the later ones.
@@ -82,9 +83,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// A new subscriber that never ends for falling behind: what does not fit in its `bufferLimit` is skipped, and
-    /// right after the events it did buffer it receives how many it missed (the delegate faces, DESIGN §2; see
-    /// ``LossReportingSubscription``). Its sequence ends when the broadcast finishes (after a last loss report, if
-    /// it was behind) or when its consumer stops.
+    /// right after the events it did buffer it receives how many it missed (the delegate faces,
+    /// docs/architecture.md#event-streams; see ``LossReportingSubscription``). Its sequence ends when the broadcast
+    /// finishes (after a last loss report, if it was behind) or when its consumer stops.
     package func subscribeReportingLoss(bufferLimit: Int? = nil) -> LossReportingSubscription<Element> {
         let subscription = LossReportingSubscription<Element>(limit: max(1, bufferLimit ?? defaultLimit))
         let feed = subscription.feed

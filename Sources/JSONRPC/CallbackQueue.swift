@@ -1,8 +1,8 @@
 import SignalingSupport
 
 /// Runs a client's calls into user code (observers, `apply` closures, and what is published with them) one at a
-/// time, in the order they were queued, and never under a lock: a callback may read the client and call it (issue
-/// 16). It has no thread of its own: whoever queues work while nothing runs runs it, then everything queued
+/// time, in the order they were queued, and never under a lock: a callback may read the client and call it.
+/// It has no thread of its own: whoever queues work while nothing runs runs it, then everything queued
 /// meanwhile, by other threads or by the callbacks themselves. So a callback that causes more work (an observer
 /// that closes the client, changing its state) returns at once, and that work runs right after it, in order.
 package final class CallbackQueue: Sendable {

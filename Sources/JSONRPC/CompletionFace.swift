@@ -1,5 +1,6 @@
 /// Runs `body` in a new task and hands its outcome to `completion`, exactly once: the completion-closure face of
-/// an async call (DESIGN §2), shared by every client that has one. `completion` runs on no particular thread.
+/// an async call (docs/architecture.md#callbacks), shared by every client that has one. `completion` runs on no
+/// particular thread.
 package func complete<T: Sendable>(_ completion: @escaping @Sendable (Result<T, any Error>) -> Void,
                                    with body: @escaping @Sendable () async throws -> T) {
     Task {

@@ -1,4 +1,4 @@
-/// The observable connection state of a ``JSONRPCClient`` (DESIGN §5 lifecycle).
+/// The observable connection state of a ``JSONRPCClient`` (docs/architecture.md#states).
 ///
 /// A drop with ``JSONRPCClient/ReconnectPolicy/automatic(_:)`` goes `connected → reconnecting(1) → … →
 /// resumed` when the server still knew the session, or `→ connected` when it did not (40007: a fresh session;

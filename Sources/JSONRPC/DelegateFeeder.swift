@@ -1,11 +1,11 @@
 import Logging
 import SignalingSupport
 
-/// The delegate face of a client (DESIGN §2): the delegate, held weakly, and the task that feeds it the client's
-/// events from the moment it was set. The delegate is one more subscriber of the client's multicast events, one
-/// that never ends for falling behind (``LossReportingSubscription``): a delegate slower than the events misses
-/// some, is told how many once (its `didLoseEvents` method), and goes on with the later ones. Every client with a
-/// delegate face keeps one of these. `Delegate` is a class-bound delegate protocol's existential
+/// The delegate face of a client (docs/architecture.md#callbacks): the delegate, held weakly, and the task that feeds
+/// it the client's events from the moment it was set. The delegate is one more subscriber of the client's multicast
+/// events, one that never ends for falling behind (``LossReportingSubscription``): a delegate slower than the events
+/// misses some, is told how many once (its `didLoseEvents` method), and goes on with the later ones. Every client with
+/// a delegate face keeps one of these. `Delegate` is a class-bound delegate protocol's existential
 /// (`any RoomClientDelegate`); an existential does not satisfy an `AnyObject` constraint, so the slot holds the
 /// object weakly as `AnyObject` and casts it back.
 package final class DelegateFeeder<Delegate: Sendable>: Sendable {

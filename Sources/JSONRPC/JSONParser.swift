@@ -4,7 +4,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public enum Kind: Sendable, Hashable {
         /// Not JSON.
         case syntax
-        /// Arrays and objects nested deeper than the limit (DESIGN §5: 128).
+        /// Arrays and objects nested deeper than the limit (docs/wire-protocol.md#limits: 128).
         case tooDeep
     }
     /// What went wrong.
@@ -21,10 +21,11 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 ///
 /// Why not `JSONSerialization`: it loses the int/double distinction behind `NSNumber`, and a recursive decoder
 /// given 100 000 nested brackets overflows the stack. Here the depth check happens before each descent, so the
-/// recursion never goes deeper than `maxDepth` (DESIGN §5). The same scanner can also *skip* a value (validate
-/// without building it), which is how the JSON-RPC envelope leaves `params` undecoded (LWS-NOTES §4.2a).
+/// recursion never goes deeper than `maxDepth` (docs/wire-protocol.md#limits). The same scanner can also *skip* a value
+/// (validate without building it), which is how the JSON-RPC envelope leaves `params` undecoded
+/// (docs/libwebsockets.md#measured-limits).
 public struct JSONParser {
-    /// The nesting limit of DESIGN §5.
+    /// The nesting limit of docs/wire-protocol.md#limits.
     public static let defaultMaxDepth = 128
 
     private let bytes: UnsafeBufferPointer<UInt8>

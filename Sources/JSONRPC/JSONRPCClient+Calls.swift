@@ -61,7 +61,8 @@ extension JSONRPCClient {
     }
 
     /// Calls `method` with Encodable params and decodes the result as `R`. A Kurento-wrapped result
-    /// (`{"value": …, "sessionId": …}`, PROTOCOL §0) is unwrapped when `R` does not decode from the wrapper.
+    /// (`{"value": …, "sessionId": …}`, docs/wire-protocol.md#kurento-conventions) is unwrapped when `R` does not
+    /// decode from the wrapper.
     public func call<P: Encodable & Sendable, R: Decodable>(
         _ method: String, params: P, as type: R.Type = R.self, timeout: Duration? = nil
     ) async throws -> R {
@@ -125,7 +126,8 @@ extension JSONRPCClient {
     /// The ids of the requests still waiting for a response.
     public var pendingRequestIDs: [RequestID] { pending.ids }
 
-    /// Allocates an id and registers the request (with its timer) before anything is sent (LWS-NOTES §5).
+    /// Allocates an id and registers the request (with its timer) before anything is sent
+    /// (docs/libwebsockets.md#prior-art).
     func startRequest(_ method: String, params: JSONValue?, timeout: Duration?,
                       onSuccess: (@Sendable (JSONValue) -> Void)? = nil)
         -> (RequestID, OneShot<PendingRequests.Outcome>, String)

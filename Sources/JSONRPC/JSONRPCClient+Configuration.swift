@@ -2,21 +2,23 @@ import Logging
 import SignalingSupport
 
 extension JSONRPCClient {
-    /// What happens when the connection drops (DESIGN §5).
+    /// What happens when the connection drops (docs/architecture.md#reconnect).
     public enum ReconnectPolicy: Sendable, Hashable {
         /// No reconnect: a drop completes every pending request with ``RPCError/connectionClosed(_:)`` at once.
         case off
-        /// Reconnect with this backoff, then resume the session with `connect{sessionId}` (PROTOCOL §0).
+        /// Reconnect with this backoff, then resume the session with `connect{sessionId}`
+        /// (docs/wire-protocol.md#sessions).
         case automatic(Backoff)
 
-        /// The DESIGN §5 default: ``automatic(_:)`` with ``Backoff/init(initialDelay:maximumDelay:jitter:budget:reconnectionWindow:queueLimit:seed:)``'s defaults.
+        /// The default (docs/architecture.md#defaults): ``automatic(_:)`` with ``Backoff/init(initialDelay:maximumDelay:jitter:budget:reconnectionWindow:queueLimit:seed:)``'s defaults.
         public static let standard = ReconnectPolicy.automatic(Backoff())
 
         /// The backoff, when reconnecting.
         public var backoff: Backoff? { if case .automatic(let backoff) = self { backoff } else { nil } }
     }
 
-    /// The heartbeat: a JSON-RPC `ping` every ``interval`` (DESIGN §5, PROTOCOL §2).
+    /// The heartbeat: a JSON-RPC `ping` every ``interval`` (docs/architecture.md#heartbeat,
+    /// docs/wire-protocol.md#heartbeat).
     ///
     /// The first ping after each (re)connect carries `{"interval": ms}` so the server arms its watchdog. Any reply,
     /// even an error, proves liveness; no reply within one interval is a lost connection (reconnect, when
@@ -27,16 +29,17 @@ extension JSONRPCClient {
         /// A ping every `interval`; the first one `interval` after the connection opens.
         case every(Duration)
 
-        /// The DESIGN §5 default: every 5 s.
+        /// The default (docs/architecture.md#defaults): every 5 s.
         public static let standard = Heartbeat.every(.seconds(5))
 
         /// The ping interval, when on.
         public var interval: Duration? { if case .every(let interval) = self { interval } else { nil } }
     }
 
-    /// How ``ReconnectPolicy/automatic(_:)`` spaces its attempts (DESIGN §5): ``initialDelay`` doubling up to
-    /// ``maximumDelay``, each delay moved by up to ±``jitter``, then capped by the time left in the server's
-    /// ``reconnectionWindow`` (so the last attempt still finds the session); it gives up ``budget`` after the loss.
+    /// How ``ReconnectPolicy/automatic(_:)`` spaces its attempts (docs/architecture.md#reconnect): ``initialDelay``
+    /// doubling up to ``maximumDelay``, each delay moved by up to ±``jitter``, then capped by the time left in the
+    /// server's ``reconnectionWindow`` (so the last attempt still finds the session); it gives up ``budget`` after the
+    /// loss.
     public struct Backoff: Sendable, Hashable {
         /// The delay before the first attempt. Default 250 ms.
         public var initialDelay: Duration
@@ -55,7 +58,7 @@ extension JSONRPCClient {
         /// A seed for the jitter, for reproducible tests; `nil` (the default) draws one at random.
         public var seed: UInt64?
 
-        /// Creates a backoff; every argument has the DESIGN §5 default.
+        /// Creates a backoff; every argument has the default in docs/architecture.md#defaults.
         public init(initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(4),
                     jitter: Double = 0.2, budget: Duration = .seconds(60), reconnectionWindow: Duration = .seconds(10),
                     queueLimit: Int = 1000, seed: UInt64? = nil) {
@@ -86,12 +89,12 @@ extension JSONRPCClient {
         }
     }
 
-    /// Client settings (DESIGN §5 defaults).
+    /// Client settings (defaults in docs/architecture.md#defaults).
     public struct Configuration: Sendable {
         /// Time allowed for the first attempt of a request; each retry doubles it. Default 5 s.
         public var requestTimeout: Duration
         /// Re-sends of the same id after a timeout. Default 1. Stock Kurento servers do not dedupe ids, so a
-        /// retried non-idempotent call can run twice there: use 0 against them (DESIGN §5).
+        /// retried non-idempotent call can run twice there: use 0 against them (docs/wire-protocol.md#dedupe).
         public var retries: Int
         /// Whether a call on a disconnected client connects first. Default on.
         public var autoConnect: Bool
@@ -105,7 +108,7 @@ extension JSONRPCClient {
         public var clock: any SignalingClock
         /// Per-subscriber buffer of ``JSONRPCClient/notifications``. Default 1,024.
         public var notificationBufferLimit: Int
-        /// Deepest JSON nesting accepted. Default 128 (DESIGN §5).
+        /// Deepest JSON nesting accepted. Default 128 (docs/architecture.md#defaults).
         public var maxDepth: Int
         /// Whether the client reads its connection on the connection's executor (a WebSocket's event-loop thread)
         /// and completes calls there. Worth it when the callers run there too
@@ -115,7 +118,7 @@ extension JSONRPCClient {
         /// Observers, `apply` closures and server-request handlers never run on the event loop either way.
         public var readsOnEventLoop: Bool
 
-        /// Creates a configuration; every argument has the DESIGN §5 default.
+        /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
             requestTimeout: Duration = .seconds(5),
             retries: Int = 1,

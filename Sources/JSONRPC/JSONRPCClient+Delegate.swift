@@ -1,10 +1,10 @@
 import Logging
 import SignalingSupport
 
-/// The NBMJSONRPCClientDelegate counterpart (PROTOCOL §1). Every method has an empty default. Calls arrive on
-/// no particular thread, one at a time, in the order the events happened, never under a lock of the client: a
-/// delegate may call the client back. Unlike NBM's, `didFailWithError` is really called: for a failed connect, an
-/// unexpected drop, and messages from the server that are not valid JSON-RPC.
+/// The NBMJSONRPCClientDelegate counterpart (docs/wire-protocol.md#counterparts). Every method has an empty default.
+/// Calls arrive on no particular thread, one at a time, in the order the events happened, never under a lock of the
+/// client: a delegate may call the client back. Unlike NBM's, `didFailWithError` is really called: for a failed
+/// connect, an unexpected drop, and messages from the server that are not valid JSON-RPC.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of 4,096. A delegate
 /// more than that behind misses the events that do not fit; it then gets ``client(_:didLoseEvents:)`` once, with

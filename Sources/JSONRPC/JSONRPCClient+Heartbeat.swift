@@ -3,7 +3,8 @@ import SignalingSupport
 
 extension JSONRPCClient {
     /// Starts the heartbeat on connection `generation` (after every connect and reconnect: the Java client forgot
-    /// to, PROTOCOL §7). The first ping carries `{"interval": ms}` so the server arms its watchdog.
+    /// to, docs/wire-protocol.md#json-rpc-client-bugs). The first ping carries `{"interval": ms}` so the server arms
+    /// its watchdog.
     func startHeartbeat(generation: Int) {
         guard let interval = configuration.heartbeat.interval else { return }
         scheduleHeartbeat(generation: generation, after: interval, first: true)
@@ -20,7 +21,7 @@ extension JSONRPCClient {
     }
 
     /// Sends one heartbeat `ping`; any reply, even an error, proves liveness. No reply within one interval is a
-    /// lost connection. Pings never retry (DESIGN §5).
+    /// lost connection. Pings never retry (docs/architecture.md#heartbeat).
     private func ping(generation: Int, first: Bool) {
         guard let interval = configuration.heartbeat.interval,
               let connection = state.withLock({ $0.machine.connection(ofGeneration: generation) })

@@ -2,8 +2,9 @@ import Logging
 import SignalingSupport
 
 extension JSONRPCClient {
-    /// One serial consumer per connection (LWS-NOTES §5, Kitura-WebSocket#8): messages are handled in arrival
-    /// order, so notifications are published before any later response completes its call (DESIGN §2).
+    /// One serial consumer per connection (docs/libwebsockets.md#prior-art, Kitura-WebSocket#8): messages are handled
+    /// in arrival order, so notifications are published before any later response completes its call
+    /// (docs/architecture.md#event-streams).
     ///
     /// With ``Configuration/readsOnEventLoop``, the loop runs on the connection's executor when it has one (the
     /// service thread that read the message): a response that needs no user code (no `apply`) completes its call
@@ -80,7 +81,7 @@ extension JSONRPCClient {
         switch message {
         case .failure(let invalid):
             // An invalid answer that names a pending call (e.g. `"jsonrpc":"1.0"`) fails that call at once
-            // instead of leaving it to time out (issue 8: hostile servers).
+            // instead of leaving it to time out (hostile servers).
             if let id = invalid.id, id != .null, pending.complete(id, with: .failure(.invalidResponse(invalid.reason))) {
                 return nil
             }
@@ -109,7 +110,8 @@ extension JSONRPCClient {
         }
     }
 
-    /// PROTOCOL §0: Kurento servers put `sessionId` into object results, wrapped values and error data.
+    /// docs/wire-protocol.md#kurento-conventions: Kurento servers put `sessionId` into object results, wrapped values
+    /// and error data.
     private func recordSessionId(from response: RPCResponse) {
         let carrier: JSONValue? = switch response.outcome {
         case .success(let result): result

@@ -38,9 +38,9 @@ extension JSONRPCClient {
 
     /// Registers `observer`, called for every notification, in wire order, before the notification is published on
     /// ``notifications`` and before any later message is handled. It is for layers built on this client that keep
-    /// state from notifications (DESIGN §2: state is updated before the event is published); it runs one at a time
-    /// with the state observers (``observeConnectionStates(_:)``) and `apply` closures, in the order their causes
-    /// happened.
+    /// state from notifications (docs/architecture.md#event-streams: state is updated before the event is published);
+    /// it runs one at a time with the state observers (``observeConnectionStates(_:)``) and `apply` closures, in the
+    /// order their causes happened.
     ///
     /// It runs on no particular thread and never under a lock of the client, so it may read the client and call it
     /// (a call through the completion-closure face, or in a task). It must be quick and must not block: while it

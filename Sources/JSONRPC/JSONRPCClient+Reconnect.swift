@@ -12,8 +12,9 @@ extension JSONRPCClient {
         case superseded
     }
 
-    /// The reconnect loop (DESIGN §5): backoff with jitter, capped by the server's window and the budget; each
-    /// attempt opens a connection and resumes. Runs until live, given up, or cancelled by ``close(code:reason:)``.
+    /// The reconnect loop (docs/architecture.md#reconnect): backoff with jitter, capped by the server's window and the
+    /// budget; each attempt opens a connection and resumes. Runs until live, given up, or cancelled by
+    /// ``close(code:reason:)``.
     func reconnect(after loss: ConnectionEnd, lostAt: ClockInstant, backoff: Backoff, epoch: Int) async {
         var attempt = 0
         var last = loss
@@ -85,7 +86,7 @@ extension JSONRPCClient {
     }
 
     /// Makes `connection` the client's connection: `connect{sessionId}` when there is a session to resume, then
-    /// the pending requests re-sent with their ids (DESIGN §5 resume); on a refusal (40007) they fail with
+    /// the pending requests re-sent with their ids (docs/architecture.md#resume); on a refusal (40007) they fail with
     /// ``RPCError/connectionClosed(_:)`` and the client goes on as a fresh session.
     private func resume(on connection: any MessageConnection, loss: ConnectionEnd, epoch: Int) async -> ResumeOutcome {
         let registered = state.withLock { $0.machine.handshakeStarted(epoch: epoch, connection: connection) }

@@ -1,19 +1,19 @@
 import Logging
 import SignalingSupport
 
-/// The JSON-RPC 2.0 client endpoint: the NBMJSONRPCClient counterpart (PROTOCOL §1), over any
+/// The JSON-RPC 2.0 client endpoint: the NBMJSONRPCClient counterpart (docs/wire-protocol.md#counterparts), over any
 /// ``MessageTransport``.
 ///
 /// - Every call completes exactly once: with its result, the peer's error, a timeout after the retries
 ///   (``Configuration/retries`` re-sends of the *same id* with a doubled timeout), cancellation, or
 ///   ``RPCError/connectionClosed(_:)`` when the connection ends for good.
-/// - Lifecycle (DESIGN §5): a `ping` heartbeat (``Configuration/heartbeat``) detects a dead connection; a drop
-///   reconnects with backoff (``Configuration/reconnect``) and resumes the session with `connect{sessionId}`,
-///   re-sending pending requests with their ids. Close codes 1000 (from the server), 1008, 4401, 4403 and 4409
-///   and a user ``close(code:reason:)`` never reconnect.
+/// - Lifecycle (docs/architecture.md#lifecycle): a `ping` heartbeat (``Configuration/heartbeat``) detects a dead
+///   connection; a drop reconnects with backoff (``Configuration/reconnect``) and resumes the session with
+///   `connect{sessionId}`, re-sending pending requests with their ids. Close codes 1000 (from the
+///   server), 1008, 4401, 4403 and 4409 and a user ``close(code:reason:)`` never reconnect.
 /// - Server→client requests go to handlers registered with ``handle(_:_:)-(_,(JSONValue?)->JSONValue)``; an unknown method gets -32601.
-/// - ``notifications`` and ``connectionStates`` are multicast (DESIGN §2). A call's result is delivered only after
-///   every notification that arrived before its response was published.
+/// - ``notifications`` and ``connectionStates`` are multicast (docs/architecture.md#event-streams). A call's result is
+///   delivered only after every notification that arrived before its response was published.
 /// - The async API is the implementation; the delegate (``delegate``) and completion-closure faces are thin
 ///   adapters. Delegate methods, completions, observers and `apply` closures run on no particular thread and never
 ///   under a lock of the client: each may call the client back.
@@ -108,8 +108,8 @@ public final class JSONRPCClient: Sendable {
     /// Whether calls go out at once (connected or resumed).
     public var isConnected: Bool { connectionState.isConnected }
 
-    /// The last `sessionId` a Kurento server put into a result or error (PROTOCOL §0), if any. A reconnect
-    /// resumes it; a 40007 refusal clears it.
+    /// The last `sessionId` a Kurento server put into a result or error (docs/wire-protocol.md#kurento-conventions), if
+    /// any. A reconnect resumes it; a 40007 refusal clears it.
     public var sessionId: String? { state.withLock { $0.machine.sessionId } }
 
     /// The round-trip time of the last answered heartbeat `ping`, if any.

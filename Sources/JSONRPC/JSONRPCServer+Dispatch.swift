@@ -107,7 +107,7 @@ extension JSONRPCServer {
         }
     }
 
-    /// PROTOCOL §0 built-ins, handled before the application's router.
+    /// The built-ins of docs/wire-protocol.md#built-ins, handled before the application's router.
     private func builtIn(_ request: RPCRequest, binding: ConnectionBinding, current: LockedValue<ServerSession>) -> Work? {
         let session = current.withLock { $0 }
         switch request.method {
@@ -126,7 +126,8 @@ extension JSONRPCServer {
                 return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
             }
             if resumed !== session {
-                // DESIGN §6: a connect from a new socket takes the session over; the old socket gets 4409.
+                // docs/wire-protocol.md#sessions: a connect from a new socket takes the session over; the old socket
+                // gets 4409.
                 if let replaced = resumed.attach(binding), replaced !== binding {
                     Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
                 }
@@ -183,8 +184,8 @@ extension JSONRPCServer {
             }
             logger.error("handler failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
             switch configuration.conventions {
-            // PROTOCOL §0: an uncaught exception is `code -1, "<Class>:<msg>"`, without sessionId (and we send no
-            // stack trace).
+            // docs/wire-protocol.md#kurento-conventions: an uncaught exception is `code -1, "<Class>:<msg>"`, without
+            // sessionId (and we send no stack trace).
             case .kurento: return .error(RPCErrorObject(code: -1, message: "\(type(of: error)):\(error)"), id: request.id)
             case .plain: return .error(.internalError(), id: request.id)
             }

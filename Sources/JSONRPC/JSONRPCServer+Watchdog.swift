@@ -1,8 +1,8 @@
 import Logging
 import SignalingSupport
 
-/// One session's ping watchdog (PROTOCOL §0): armed by the first `ping` (or when `connect` re-binds a session
-/// that had pinged), re-armed by each later one.
+/// One session's ping watchdog (docs/wire-protocol.md#heartbeat): armed by the first `ping` (or when `connect` re-binds
+/// a session that had pinged), re-armed by each later one.
 struct PingWatchdog {
     /// The client's declared interval, clamped; `nil` until the first ping.
     var interval: Duration?
@@ -48,7 +48,7 @@ extension JSONRPCServer {
     }
 
     /// A silent session is treated like a dropped socket: the reconnection window starts at once and the socket
-    /// is closed (DESIGN §5).
+    /// is closed (docs/architecture.md#server-sessions).
     private func watchdogFired(_ session: ServerSession, binding: ConnectionBinding, interval: Duration) {
         let end = ConnectionEnd(code: 1001, reason: "no ping within 3 × \(interval)")
         let detached = session.detach(binding, end: end, window: configuration.reconnectionWindow,

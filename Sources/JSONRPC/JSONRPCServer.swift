@@ -4,12 +4,13 @@ import SignalingSupport
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
 ///
-/// - Each connection gets a ``ServerSession`` with a CSPRNG id (DESIGN §6).
+/// - Each connection gets a ``ServerSession`` with a CSPRNG id (docs/architecture.md#identity).
 /// - With ``Conventions/kurento`` (the default) it answers the built-ins `ping`, `connect` and `closeSession` and
-///   shapes results and errors exactly as PROTOCOL §0; ``Conventions/plain`` is JSON-RPC 2.0 to the letter.
+///   shapes results and errors exactly as docs/wire-protocol.md#kurento-conventions; ``Conventions/plain`` is
+///   JSON-RPC 2.0 to the letter.
 /// - A session that pinged (the heartbeat) and then stays silent for 3 × its declared `interval` (clamped to
 ///   ``Configuration/pingIntervalLimits``) is treated like a dropped socket: its reconnection window starts and
-///   the socket is closed with 1001 (PROTOCOL §0 ping watchdog).
+///   the socket is closed with 1001 (docs/wire-protocol.md#heartbeat).
 /// - A request id seen again in the same session runs its handler once: a copy of a running request attaches to
 ///   that run, a copy of a finished one gets the cached response.
 /// - Handlers run in tasks of their own, so a slow handler never stalls the connection's receive loop; responses
@@ -22,13 +23,13 @@ import SignalingSupport
 public final class JSONRPCServer: Sendable {
     /// Response shaping.
     public enum Conventions: Sendable, Hashable {
-        /// Kurento's sessionId injection and built-ins (PROTOCOL §0).
+        /// Kurento's sessionId injection and built-ins (docs/wire-protocol.md#kurento-conventions).
         case kurento
         /// Plain JSON-RPC 2.0: results as returned, no built-ins.
         case plain
     }
 
-    /// Server settings (DESIGN §5 defaults).
+    /// Server settings (defaults in docs/architecture.md#defaults).
     public struct Configuration: Sendable {
         /// Response shaping. Default ``Conventions/kurento``.
         public var conventions: Conventions
@@ -45,9 +46,11 @@ public final class JSONRPCServer: Sendable {
         public var reconnectionWindow: Duration
         /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
         public var maxDepth: Int
-        /// The range a client's declared heartbeat `interval` is clamped to (DESIGN §5). Default 1…60 s.
+        /// The range a client's declared heartbeat `interval` is clamped to (docs/architecture.md#defaults).
+        /// Default 1…60 s.
         public var pingIntervalLimits: ClosedRange<Duration>
-        /// The interval assumed when a client pings without declaring one. Default 20 s (PROTOCOL §0).
+        /// The interval assumed when a client pings without declaring one. Default 20 s
+        /// (docs/wire-protocol.md#heartbeat).
         public var defaultPingInterval: Duration
         /// Where the server logs. Default: discards everything.
         public var logger: Logger

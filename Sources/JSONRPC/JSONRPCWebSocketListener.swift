@@ -63,8 +63,8 @@ extension JSONRPCServer {
     }
 
     /// Listens like ``listen(on:loop:)``, but serves each connection with the server `route` picks from its
-    /// upgrade request (for example by path: DESIGN §4 serves Room on `/room` and Tree on `/tree`, each with its
-    /// own router); this server serves the connections `route` returns `nil` for.
+    /// upgrade request (for example by path, as in docs/wire-protocol.md#compatibility: Room on `/room` and Tree on
+    /// `/tree`, each with its own router); this server serves the connections `route` returns `nil` for.
     public func listen(on configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared,
                        route: @escaping @Sendable (UpgradeRequest) -> JSONRPCServer?) async throws
         -> JSONRPCWebSocketListener

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value, with integers and floating-point numbers kept apart so that integer ids and counters
-/// survive a round trip exactly (PROTOCOL §0: Kurento ids are integers).
+/// survive a round trip exactly (docs/wire-protocol.md#ids: Kurento ids are integers).
 ///
 /// Build values with literals (`["value": "pong", "n": 1]`), read them with the accessors and subscripts,
 /// and turn them into text with ``jsonText``.
@@ -62,8 +62,8 @@ extension JSONValue {
         if case .array(let a) = self, a.indices.contains(index) { a[index] } else { nil }
     }
 
-    /// The `value` member of a Kurento-wrapped result (PROTOCOL §0: a non-object result travels as
-    /// `{"value": <result>, "sessionId": …}`, which is why `joinRoom` callers read `result.value`).
+    /// The `value` member of a Kurento-wrapped result (docs/wire-protocol.md#kurento-conventions: a non-object result
+    /// travels as `{"value": <result>, "sessionId": …}`, which is why `joinRoom` callers read `result.value`).
     public var value: JSONValue? { self["value"] }
 
     /// The result with Kurento's wrapping removed: the `value` member when the object holds nothing but
@@ -105,7 +105,8 @@ extension JSONValue {
     }
 
     /// Compact JSON text for this value, produced by a small serializer rather than
-    /// `JSONSerialization.data(withJSONObject:)`, which costs ~20 µs per response on Linux (LWS-NOTES §4.2a).
+    /// `JSONSerialization.data(withJSONObject:)`, which costs ~20 µs per response on Linux
+    /// (docs/libwebsockets.md#measured-limits).
     public var jsonText: String {
         var writer = JSONWriter()
         writer.write(self)

@@ -1,5 +1,5 @@
 /// Writes compact JSON text. Hand-written because `JSONSerialization.data(withJSONObject:)` is slow on Linux
-/// (LWS-NOTES §4.2a) and loses the int/double distinction.
+/// (docs/libwebsockets.md#measured-limits) and loses the int/double distinction.
 ///
 /// The text grows as UTF-8 bytes and becomes a `String` once, in ``output``: a message is some twenty small pieces
 /// (quotes, colons, commas, keys), and appending each to a `String` cost a few hundred instructions, a third of a

@@ -1,4 +1,4 @@
-/// The Kurento response conventions of PROTOCOL §0, applied by ``JSONRPCServer`` when
+/// The Kurento response conventions of docs/wire-protocol.md#kurento-conventions, applied by ``JSONRPCServer`` when
 /// ``JSONRPCServer/Conventions/kurento`` is on. `Schemas/kurento-conventions.schema.json` encodes the same table.
 public enum KurentoConventions {
     /// A handler's result as a Kurento server sends it:
@@ -27,9 +27,10 @@ public enum KurentoConventions {
         return error
     }
 
-    /// Built-in method names handled before the application's router (PROTOCOL §0, `ProtocolManager`).
+    /// Built-in method names handled before the application's router (docs/wire-protocol.md#built-ins,
+    /// `ProtocolManager`).
     public static let ping = "ping", connect = "connect", closeSession = "closeSession"
 
-    /// The error `connect{sessionId}` gets for an unknown session (PROTOCOL §0), exactly: no `data`.
+    /// The error `connect{sessionId}` gets for an unknown session (docs/wire-protocol.md#sessions), exactly: no `data`.
     public static let reconnectionError = RPCErrorObject(code: 40007, message: "reconnection error")
 }

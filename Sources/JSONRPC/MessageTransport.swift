@@ -15,7 +15,8 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// One open, ordered, message-oriented connection: the seam between the JSON-RPC endpoints and the WebSocket
-/// transport (DESIGN §1). Tests use ``LocalMessageConnection`` pairs; production uses the WebSocket adapter.
+/// transport (docs/architecture.md#layering). Tests use ``LocalMessageConnection`` pairs; production uses the WebSocket
+/// adapter.
 ///
 /// Contract:
 /// - ``receive()`` returns inbound text messages in arrival order. It has one consumer. When the connection

@@ -4,8 +4,8 @@ import SignalingSupport
 /// Maps method names to handlers; shared by the client (server→client requests) and the server.
 ///
 /// A handler returns the result (`nil` for a void result, which Kurento answers with just the sessionId,
-/// PROTOCOL §0) or throws: an ``RPCErrorObject`` (or ``RPCError/remote(_:)``) is sent back as is; anything
-/// else becomes an internal error.
+/// docs/wire-protocol.md#kurento-conventions) or throws: an ``RPCErrorObject`` (or ``RPCError/remote(_:)``) is sent
+/// back as is; anything else becomes an internal error.
 public final class MethodRouter<Context: Sendable>: Sendable {
     /// A handler: the request's params (raw until decoded) and the endpoint's context.
     public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?

@@ -1,6 +1,7 @@
 import SignalingSupport
 
-/// The table of requests sent and not yet answered, with their timeout and retry timers (DESIGN §5).
+/// The table of requests sent and not yet answered, with their timeout and retry timers
+/// (docs/architecture.md#exactly-once).
 ///
 /// Each entry keeps the exact text that was sent, so a retry re-sends the *same id* with a doubled timeout,
 /// and a later reconnect can re-send every pending request as it was (``pendingMessages``). An entry is
@@ -33,9 +34,10 @@ final class PendingRequests: Sendable {
     }
 
     /// Registers a request and starts its first timeout. Call this *before* sending, so that a response
-    /// arriving before `send` returns still finds its entry (LWS-NOTES §5). Deadlines run from registration
-    /// (DESIGN §5: "request deadlines keep running" while a send waits). `onSuccess` runs synchronously in
-    /// whichever path completes the request with a result (the receive loop), before the waiters resume.
+    /// arriving before `send` returns still finds its entry (docs/libwebsockets.md#prior-art). Deadlines run from
+    /// registration (docs/architecture.md#reconnect: "request deadlines keep running" while a send waits). `onSuccess`
+    /// runs synchronously in whichever path completes the request with a result (the receive loop), before the waiters
+    /// resume.
     func register(id: RequestID, method: String, text: String, timeout: Duration, retries: Int? = nil,
                   onSuccess: (@Sendable (JSONValue) -> Void)? = nil,
                   transmit: @escaping Transmit) -> OneShot<Outcome> {
@@ -124,6 +126,6 @@ final class PendingRequests: Sendable {
     /// The ids of all pending requests.
     var ids: [RequestID] { entries.withLock { Array($0.keys) } }
 
-    /// Every pending request's id and exact text, for re-sending after a reconnect (DESIGN §5 "resume").
+    /// Every pending request's id and exact text, for re-sending after a reconnect (docs/architecture.md#resume).
     var pendingMessages: [(id: RequestID, text: String)] { entries.withLock { $0.map { ($0.key, $0.value.text) } } }
 }

@@ -1,4 +1,5 @@
-/// Everything a JSON-RPC call can fail with (DESIGN §3): the peer's error object, or a local failure.
+/// Everything a JSON-RPC call can fail with (docs/architecture.md#error-types): the peer's error object, or a local
+/// failure.
 public enum RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The peer answered with this error object.
     case remote(RPCErrorObject)

@@ -4,7 +4,7 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
     public var code: Int
     /// A short description.
     public var message: String
-    /// Extra information. Kurento servers put the `sessionId` here (PROTOCOL §0).
+    /// Extra information. Kurento servers put the `sessionId` here (docs/wire-protocol.md#kurento-conventions).
     public var data: JSONValue?
 
     /// Creates an error object.
@@ -25,7 +25,7 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
     }
     /// -32601: no handler for the method. No `data`, so replies match JSON-RPC 2.0 §7 exactly.
     public static let methodNotFound = RPCErrorObject(code: -32601, message: "Method not found")
-    /// -32602: the params do not fit the method; `detail` should name the param (DESIGN §6).
+    /// -32602: the params do not fit the method; `detail` should name the param (docs/wire-protocol.md#error-codes).
     public static func invalidParams(_ detail: String) -> RPCErrorObject {
         RPCErrorObject(code: -32602, message: "Invalid params", data: .string(detail))
     }

@@ -1,5 +1,5 @@
 /// Request or notification params as received: kept as raw JSON text until someone asks for them, so routing
-/// on the envelope (id, method) never pays for decoding params (LWS-NOTES §4.2a).
+/// on the envelope (id, method) never pays for decoding params (docs/libwebsockets.md#measured-limits).
 public struct RPCParams: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case value(JSONValue)

@@ -1,11 +1,11 @@
 import Logging
 import SignalingSupport
 
-/// One client session on a ``JSONRPCServer`` (DESIGN §6). Its id is a 128-bit CSPRNG value and a bearer
-/// credential: ``description`` shows only a redacted prefix, and the server never logs it in full.
+/// One client session on a ``JSONRPCServer`` (docs/architecture.md#identity). Its id is a 128-bit CSPRNG value and a
+/// bearer credential: ``description`` shows only a redacted prefix, and the server never logs it in full.
 ///
 /// The session outlives its connection for the server's reconnection window, so `connect{sessionId}` can
-/// re-bind it to a new connection (PROTOCOL §0).
+/// re-bind it to a new connection (docs/wire-protocol.md#sessions).
 public final class ServerSession: Sendable, CustomStringConvertible {
     /// The session id (`sessionId` on the wire). Treat it as a secret.
     public let id: String
@@ -77,7 +77,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// Ends the session for good, as `closeSession` would, then closes its current connection (if any) with `code`
     /// and `reason`: the server's ``JSONRPCServer/whenSessionEnds(_:)`` handlers run, and a later
-    /// `connect{sessionId}` naming it gets 40007 (PROTOCOL §0). Ending an ended session does nothing more.
+    /// `connect{sessionId}` naming it gets 40007 (docs/wire-protocol.md#sessions). Ending an ended session does nothing
+    /// more.
     public func end(code: UInt16 = 1000, reason: String = "") async {
         ender(self)
         await close(code: code, reason: reason)

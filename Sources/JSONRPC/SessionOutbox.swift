@@ -2,7 +2,7 @@ import DequeModule
 import SignalingSupport
 
 /// The notifications on their way to one server session, in the order they were queued. Nothing here ever waits
-/// for a socket: one member that stops reading never slows the others (DESIGN §2).
+/// for a socket: one member that stops reading never slows the others (docs/architecture.md#backpressure).
 ///
 /// Servers built on ``JSONRPCServer`` ``enqueue(_:)`` under their own state lock, so two handlers that change the
 /// state one after the other also queue their notifications in that order, and call ``flush()`` once the lock is

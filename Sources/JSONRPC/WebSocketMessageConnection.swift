@@ -2,7 +2,7 @@ import Foundation
 import WebSocketTransport
 
 /// A ``MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
-/// JSON-RPC endpoints and the socket (DESIGN §1).
+/// JSON-RPC endpoints and the socket (docs/architecture.md#modules).
 ///
 /// - Messages go out as text frames. An inbound binary frame is read as UTF-8 text (invalid bytes become U+FFFD,
 ///   which the JSON parser then rejects).
@@ -32,8 +32,8 @@ public final class WebSocketMessageConnection: MessageConnection {
     }
 
     /// Queues `text` as one text message without waiting for it to be written (fan-out: one slow peer must not
-    /// hold up the sender); a queue above the transport's byte limit closes the connection with 1008 (DESIGN §2).
-    /// `whenWritten` runs on the transport's service thread.
+    /// hold up the sender); a queue above the transport's byte limit closes the connection with 1008
+    /// (docs/architecture.md#backpressure). `whenWritten` runs on the transport's service thread.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
     public func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         do {

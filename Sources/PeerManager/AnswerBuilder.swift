@@ -1,7 +1,8 @@
 import SDP
 
 /// Builds the answer a media server gives to an offer (RFC 3264 §6, RFC 9143 §7.3, RFC 5763 §5;
-/// JSEP-SDP §2). The answerer is ICE-lite, or a full ICE agent that trickles (``AnswerPolicy/trickle``).
+/// docs/sdp-jsep.md#offer-and-answer). The answerer is ICE-lite, or a full ICE agent that trickles
+/// (``AnswerPolicy/trickle``).
 public enum AnswerBuilder {
     /// The answer to `offer`.
     /// - Parameters:
@@ -23,7 +24,8 @@ public enum AnswerBuilder {
             // RFC 3264 §6: "The t= line in the answer MUST equal that of the offer."
             SDPLine(type: "t", value: offer.lines.first { $0.type == "t" }?.value ?? "0 0"),
         ])
-        // JSEP-SDP §2.3: ICE-lite, or a trickling full agent announcing trickle at session level.
+        // docs/sdp-jsep.md#transport-attributes: ICE-lite, or a trickling full agent announcing trickle at session
+        // level.
         answer.iceLite = !policy.trickle
         if policy.trickle { answer.iceOptions = ["trickle"] }
         // Session-level credentials, fingerprint and setup as well (RFC 8839 §5.4, RFC 8122 §5, RFC 4145: media
@@ -135,7 +137,7 @@ public enum AnswerBuilder {
                 media.appendAttribute(SDPAttribute(name: "rtcp-fb", value: feedback.attributeValue))
             }
         }
-        // JSEP-SDP §2.5: answer offered send rids with recv rids and reverse the simulcast direction.
+        // docs/sdp-jsep.md#answer-details: answer offered send rids with recv rids and reverse the simulcast direction.
         let sentRIDs = offered.rids.filter { $0.direction == .send }
         if media.direction?.receives == true, let simulcast = offered.simulcast, !simulcast.send.isEmpty, !sentRIDs.isEmpty {
             media.rids = sentRIDs.map { RTPStreamID(id: $0.id, direction: .recv) }

@@ -1,9 +1,9 @@
 import SDP
 
 /// What the answering (media-server) side supports and wants. By default the answerer is **ICE-lite**
-/// (JSEP-SDP §2.3): session-level `a=ice-lite`, host candidates only, inlined in the answer together with
-/// `a=end-of-candidates`, so it never trickles. With ``trickle`` it is instead a full ICE agent that trickles,
-/// as Kurento Media Server is: session-level `a=ice-options:trickle`, no candidates and no
+/// (docs/sdp-jsep.md#transport-attributes): session-level `a=ice-lite`, host candidates only, inlined in the answer
+/// together with `a=end-of-candidates`, so it never trickles. With ``trickle`` it is instead a full ICE agent that
+/// trickles, as Kurento Media Server is: session-level `a=ice-options:trickle`, no candidates and no
 /// `a=end-of-candidates` in the answer; its candidates are signaled separately.
 public struct AnswerPolicy: Hashable, Sendable {
     /// Codecs the answerer can handle, matched by encoding name (case-insensitive), clock rate and, when
@@ -12,7 +12,7 @@ public struct AnswerPolicy: Hashable, Sendable {
     /// Media kinds to reject with port 0 (for example `video` for an audio-only server).
     public var rejectedKinds: Set<String>
     /// The answerer's own direction per kind: what it is able to do; the answer intersects it with the
-    /// offer (JSEP-SDP §2.1).
+    /// offer (docs/sdp-jsep.md#answer-directions).
     public var directions: [String: MediaDirection]
     /// Header extensions the answerer understands; others offered are left out (RFC 8285 §5).
     public var headerExtensions: Set<String>

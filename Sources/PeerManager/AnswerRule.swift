@@ -1,5 +1,5 @@
 /// The offer/answer rules ``AnswerChecker`` enforces (RFC 3264 §6, RFC 9143 §7, RFC 5763 §5, RFC 8839,
-/// RFC 8841; JSEP-SDP §2).
+/// RFC 8841; docs/sdp-jsep.md#offer-and-answer).
 public enum AnswerRule: String, Hashable, Sendable, Codable, CaseIterable {
     /// RFC 3264 §6: exactly the offer's number of m-lines.
     case mLineCount = "m-line-count"

@@ -4,7 +4,7 @@ import SDP
 public struct AppliedDescription: Hashable, Sendable {
     /// offer, pranswer or answer.
     public var type: DescriptionType
-    /// The parsed description; trickled candidates are added to it (JSEP-SDP §1.5 step 8).
+    /// The parsed description; trickled candidates are added to it (docs/sdp-jsep.md#trickle, step 8).
     public var description: SessionDescription
 
     /// A description of `type`.
@@ -17,7 +17,7 @@ public struct AppliedDescription: Hashable, Sendable {
     public var sdp: String { description.serialized() }
 }
 
-/// The ICE agent role (RFC 8445 §6.1.1, JSEP-SDP §1.4).
+/// The ICE agent role (RFC 8445 §6.1.1, docs/sdp-jsep.md#descriptions).
 public enum IceRole: String, Hashable, Sendable, Codable {
     /// The agent that nominates pairs; the offerer, or the answerer facing an ICE-lite offerer.
     case controlling

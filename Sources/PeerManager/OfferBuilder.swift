@@ -4,7 +4,7 @@ import SDP
 ///
 /// The offer bundles every section (`a=group:BUNDLE 0 1 …`, mids 0, 1, 2 in order), uses the trickle
 /// dummy port 9 with `c=IN IP4 0.0.0.0`, repeats the transport attributes in every section as libwebrtc
-/// does (JSEP-SDP §2.4), offers `setup:actpass`, `rtcp-mux` and `ice-options:trickle`.
+/// does (docs/sdp-jsep.md#bundle), offers `setup:actpass`, `rtcp-mux` and `ice-options:trickle`.
 public enum OfferBuilder {
     /// The offer.
     /// - Parameters:

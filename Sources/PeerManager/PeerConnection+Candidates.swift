@@ -1,12 +1,12 @@
 import SDP
 
 /// Trickle ICE: remote candidates validated, queued and flushed; local candidates surfaced as events
-/// (JSEP-SDP §1.5).
+/// (docs/sdp-jsep.md#trickle).
 extension PeerConnection {
     /// Adds a remote candidate, or end-of-candidates when its text is empty.
     ///
     /// Before any remote description the candidate is queued (W3C rejects it; signaling code must buffer,
-    /// JSEP-SDP §1.5 "Queueing") and applied in arrival order once the description is set. Without a
+    /// docs/sdp-jsep.md#trickle, "Queueing") and applied in arrival order once the description is set. Without a
     /// `usernameFragment`, the candidate's `ufrag` extension selects the generation, so candidates of a
     /// generation replaced by an ICE restart are rejected.
     /// - Returns: the events (none for a candidate applied or queued).

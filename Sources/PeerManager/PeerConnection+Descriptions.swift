@@ -1,6 +1,6 @@
 import SDP
 
-/// setLocalDescription / setRemoteDescription (JSEP-SDP §1.2–§1.4).
+/// setLocalDescription / setRemoteDescription (docs/sdp-jsep.md#operations).
 extension PeerConnection {
     /// Applies a local description. An empty `sdp` reuses the last created offer or answer (W3C implicit
     /// SLD); a non-empty one must equal it.
@@ -99,7 +99,7 @@ extension PeerConnection {
         case .rollback:
             break
         }
-        // JSEP-SDP §1.4: a remote offer makes us controlled, unless the offerer is ICE-lite.
+        // docs/sdp-jsep.md#descriptions: a remote offer makes us controlled, unless the offerer is ICE-lite.
         if type == .offer, iceRole == nil { iceRole = description.iceLite ? .controlling : .controlled }
         move(to: next, events: &events)
         flushQueuedCandidates(events: &events)

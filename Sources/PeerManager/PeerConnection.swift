@@ -2,10 +2,11 @@ import SDP
 
 /// One peer connection's JSEP signaling state machine: a synchronous, deterministic value type.
 ///
-/// It follows the W3C rules of JSEP-SDP §1: the transition table (``SignalingTransition``), the error order
-/// (closed, state, modification, syntax, content), pending and current descriptions (§1.4), rollback, and
-/// glare handled by implicit rollback unless ``Configuration/glarePolicy`` rejects it. Each mutating call
-/// returns the events it produced, in order; nothing is fired behind the caller's back.
+/// It follows the W3C rules of docs/sdp-jsep.md#signaling: the transition table (``SignalingTransition``), the error
+/// order (closed, state, modification, syntax, content), pending and current descriptions
+/// (docs/sdp-jsep.md#descriptions), rollback, and glare handled by implicit rollback unless
+/// ``Configuration/glarePolicy`` rejects it. Each mutating call returns the events it produced, in order; nothing is
+/// fired behind the caller's back.
 public struct PeerConnection: Hashable, Sendable {
     /// What to do with a remote offer received in `have-local-offer`.
     public enum GlarePolicy: Hashable, Sendable {
@@ -19,7 +20,7 @@ public struct PeerConnection: Hashable, Sendable {
     public struct Configuration: Hashable, Sendable {
         /// Glare handling; implicit rollback by default.
         public var glarePolicy: GlarePolicy
-        /// How many remote candidates may wait for the remote description (DESIGN §6 limits).
+        /// How many remote candidates may wait for the remote description (docs/wire-protocol.md#limits).
         public var maxQueuedCandidates: Int
 
         /// Settings with the defaults.
@@ -41,7 +42,7 @@ public struct PeerConnection: Hashable, Sendable {
     public internal(set) var pendingRemoteDescription: AppliedDescription?
     /// The remote description of the last completed negotiation.
     public internal(set) var currentRemoteDescription: AppliedDescription?
-    /// The ICE role, fixed by the first offer applied (JSEP-SDP §1.4).
+    /// The ICE role, fixed by the first offer applied (docs/sdp-jsep.md#descriptions).
     public internal(set) var iceRole: IceRole?
     /// The text of the last offer given to ``createOffer(_:)`` (W3C `[[LastCreatedOffer]]`).
     public internal(set) var lastCreatedOffer: String?

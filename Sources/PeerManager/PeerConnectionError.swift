@@ -1,6 +1,7 @@
 import SDP
 
-/// Why a peer-connection operation failed (JSEP-SDP §1.3, "errors raised while applying a description").
+/// Why a peer-connection operation failed (docs/sdp-jsep.md#apply-errors, "errors raised while applying a
+/// description").
 public enum PeerConnectionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The connection is closed (W3C: the promise never settles; here the call fails at once).
     case closed

@@ -1,7 +1,7 @@
 import SDP
 
-/// The completion-closure face over the async API (DESIGN §2). Each call starts its own task, so calls are
-/// not ordered relative to each other; use the async API when order matters.
+/// The completion-closure face over the async API (docs/architecture.md#callbacks). Each call starts its own task, so
+/// calls are not ordered relative to each other; use the async API when order matters.
 extension PeerManager {
     /// ``generateOffer(for:media:)`` with a completion.
     public nonisolated func generateOffer(

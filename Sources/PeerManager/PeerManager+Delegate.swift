@@ -1,4 +1,4 @@
-/// The NBM-style delegate face: one more event subscriber (DESIGN §2).
+/// The NBM-style delegate face: one more event subscriber (docs/architecture.md#event-streams).
 public protocol PeerManagerDelegate: AnyObject, Sendable {
     /// Called for every event, in order, on no particular thread.
     func peerManager(_ manager: PeerManager, didEmit event: PeerManagerEvent)

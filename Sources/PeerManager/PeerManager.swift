@@ -43,7 +43,7 @@ public actor PeerManager {
         self.subscriberBuffer = subscriberBuffer
     }
 
-    /// A new subscriber sequence of every event from now on (multicast, bounded; DESIGN §2).
+    /// A new subscriber sequence of every event from now on (multicast, bounded; docs/architecture.md#event-streams).
     public func events() -> AsyncThrowingStream<PeerManagerEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<PeerManagerEvent, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(subscriberBuffer))

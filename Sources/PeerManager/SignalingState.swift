@@ -1,4 +1,4 @@
-/// The W3C `RTCSignalingState` (JSEP-SDP §1.1).
+/// The W3C `RTCSignalingState` (docs/sdp-jsep.md#states).
 public enum SignalingState: String, Hashable, Sendable, Codable, CaseIterable {
     /// No negotiation in progress; the initial state.
     case stable

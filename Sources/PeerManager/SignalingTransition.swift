@@ -1,4 +1,4 @@
-/// The JSEP-SDP §1.3 transition table, as a pure function of the state and the call.
+/// The transition table of docs/sdp-jsep.md#transitions, as a pure function of the state and the call.
 ///
 /// W3C behaviour is the default where JSEP differs: rollback is illegal in `stable` and in both pranswer
 /// states (webrtc-pc issue #2235), and a remote offer in `have-local-offer` is glare, resolved by an implicit

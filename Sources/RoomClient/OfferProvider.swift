@@ -2,8 +2,8 @@ import RoomProtocol
 
 /// Fresh SDP offers for the media a rejoin must restore, and the place their answers go: set it as
 /// ``RoomClient/Configuration/offerProvider`` to make republishing and resubscribing after a lost session
-/// automatic (DESIGN §5). Typically backed by a `PeerManager`: close the old peer connection, generate a new offer,
-/// then process the answer.
+/// automatic (docs/architecture.md#room-recovery). Typically backed by a `PeerManager`: close the old peer connection,
+/// generate a new offer, then process the answer.
 public struct OfferProvider: Sendable {
     /// A fresh offer for `endpoint`: send-only for ``/RoomProtocol/RoomEndpoint/publisher``, receive-only for a
     /// subscription.

@@ -1,7 +1,8 @@
 import RoomProtocol
 
 /// A participant of the room, as the ``RoomClient`` knows it from the join result and the notifications
-/// since (the NBMPeer counterpart, PROTOCOL §4). Equal peers have the same identifier and streams.
+/// since (the NBMPeer counterpart, docs/wire-protocol.md#counterparts). Equal peers have the same identifier and
+/// streams.
 public struct Peer: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The participant's user name.
     public var identifier: String

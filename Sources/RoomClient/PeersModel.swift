@@ -11,7 +11,7 @@ struct PeersModel {
     /// Whether the local user is in the room.
     private(set) var isJoined = false
     /// The participant called `identifier`; `nil` for anyone unknown (NBMRoomClient fell back to the local peer,
-    /// PROTOCOL §4 bug 3).
+    /// docs/wire-protocol.md#room-client-bugs, bug 3).
     func peer(withIdentifier identifier: String) -> Peer? { peers.first { $0.identifier == identifier } }
 
     /// Enters the room with the participants a join result listed.

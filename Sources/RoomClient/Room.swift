@@ -1,5 +1,6 @@
 /// The room a ``RoomClient`` joins: who (``username``), which room (``name``) and where (``url``). The
-/// NBMRoom counterpart (PROTOCOL §4), without its peer set: the participants live in ``RoomClient/peers``.
+/// NBMRoom counterpart (docs/wire-protocol.md#counterparts), without its peer set: the participants live in
+/// ``RoomClient/peers``.
 public struct Room: Sendable, Hashable {
     /// The local user's name. A server refuses names that are empty or contain `_` or control characters
     /// (``/RoomProtocol/RoomNaming/validateUserName(_:)``).

@@ -12,7 +12,7 @@ extension RoomClient {
 
     /// Closes the connection (a user-initiated close). Every pending call completes, exactly once, with
     /// ``/JSONRPC/RPCError/connectionClosed(_:)``; the peers model empties. It does not send `leaveRoom`: the
-    /// server evicts a participant whose socket closed (PROTOCOL §3).
+    /// server evicts a participant whose socket closed (docs/wire-protocol.md#room).
     public func disconnect() async {
         await rpc.close(code: 1000, reason: "client disconnected")
     }
@@ -41,7 +41,7 @@ extension RoomClient {
     }
 
     /// Publishes the local stream (`publishVideo`) and returns the server's SDP answer (NBMRoomClient's delegate
-    /// got the offer back, PROTOCOL §4 bug 1).
+    /// got the offer back, docs/wire-protocol.md#room-client-bugs, bug 1).
     /// - Parameters:
     ///   - sdpOffer: The local SDP offer.
     ///   - loopback: Whether the server should send the stream back to the publisher.
@@ -78,7 +78,7 @@ extension RoomClient {
     }
 
     /// Ends the subscription to `peer`'s stream (`unsubscribeFromVideo`). The server answers `{}`, which is
-    /// success (NBMRoomClient wanted an sdpAnswer and always failed, PROTOCOL §4 bug 2).
+    /// success (NBMRoomClient wanted an sdpAnswer and always failed, docs/wire-protocol.md#room-client-bugs, bug 2).
     public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
         let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
         try await request(.unsubscribeFromVideo(params)) { _, s in s.recovery.unsubscribed(from: peer.identifier) }
@@ -121,7 +121,8 @@ extension RoomClient {
         StreamSender(user: peer.identifier, streamId: streamId ?? peer.streams.first ?? RoomNaming.defaultStreamId)
     }
 
-    /// Sends `request`; `apply` runs on its decoded result, under the lock and in wire order (DESIGN §2).
+    /// Sends `request`; `apply` runs on its decoded result, under the lock and in wire order
+    /// (docs/architecture.md#callbacks).
     @discardableResult
     func request<T: Sendable>(
         _ request: RoomRequest, apply: @escaping @Sendable (RoomResult, inout State) -> T

@@ -4,10 +4,10 @@ import RoomProtocol
 import SDP
 import SignalingSupport
 
-/// The NBMRoomClientDelegate counterpart (PROTOCOL §4) for the room's events. Every method has an empty default.
-/// Calls arrive on no particular thread, one at a time, in wire order, after the peers model was updated, and
-/// never under a lock of the client: a delegate may call the client back. Call results are not delegated: use the
-/// async API or the completion closures.
+/// The NBMRoomClientDelegate counterpart (docs/wire-protocol.md#counterparts) for the room's events. Every method has
+/// an empty default. Calls arrive on no particular thread, one at a time, in wire order, after the peers model was
+/// updated, and never under a lock of the client: a delegate may call the client back. Call results are not delegated:
+/// use the async API or the completion closures.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
 /// ``JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the

@@ -3,7 +3,8 @@ import Logging
 import RoomProtocol
 import SignalingSupport
 
-/// The Kurento Room client: the NBMRoomClient counterpart (PROTOCOL §4), over a ``/JSONRPC/JSONRPCClient``.
+/// The Kurento Room client: the NBMRoomClient counterpart (docs/wire-protocol.md#counterparts), over a
+/// ``/JSONRPC/JSONRPCClient``.
 ///
 /// ```swift
 /// let client = RoomClient(room: Room(username: "alice", roomName: "demo", url: "ws://127.0.0.1:8443/room"))
@@ -14,12 +15,13 @@ import SignalingSupport
 ///
 /// - The peers model (``peers``, ``peer(withIdentifier:)``) follows the join result and the notifications in wire
 ///   order. Each notification updates it *before* its ``RoomEvent`` is published, and a call's result is
-///   applied (and returned) only after every notification that arrived before its response (DESIGN §2).
+///   applied (and returned) only after every notification that arrived before its response
+///   (docs/architecture.md#event-streams).
 /// - ``events`` is multicast: each access is a new subscriber with a bounded buffer.
-/// - Recovery (DESIGN §5): the JSON-RPC client reconnects and resumes the session; when the server no longer knows
-///   it (40007), this client rejoins with the same user, room and data-channel setting, refreshes the peers model
-///   from the join result, reports ``/JSONRPC/ConnectionState/rejoined``, then renegotiates its media through
-///   ``Configuration/offerProvider`` or asks for it with ``RoomEvent/renegotiationNeeded(_:)``.
+/// - Recovery (docs/architecture.md#room-recovery): the JSON-RPC client reconnects and resumes the session; when the
+///   server no longer knows it (40007), this client rejoins with the same user, room and data-channel setting,
+///   refreshes the peers model from the join result, reports ``/JSONRPC/ConnectionState/rejoined``, then renegotiates
+///   its media through ``Configuration/offerProvider`` or asks for it with ``RoomEvent/renegotiationNeeded(_:)``.
 /// - Calls throw ``/RoomProtocol/RoomError`` when the server answers with a Room error code, and
 ///   ``/JSONRPC/RPCError`` otherwise (timeout, connection closed, another JSON-RPC error, a malformed result).
 /// - The NBMRoomClient bugs are not copied: publishing returns the real SDP answer, `unsubscribe` accepts the
@@ -97,7 +99,8 @@ public final class RoomClient: Sendable {
     /// a rejoin, until the connection's state changes again).
     public var connectionState: ConnectionState { state.withLock { $0.reportedState } ?? rpc.connectionState }
 
-    /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
+    /// The `sessionId` the server last reported (docs/wire-protocol.md#kurento-conventions), if any. A bearer
+    /// credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
 
     /// Applies a state change of the connection, in order with the notifications: once disconnected, the client is

@@ -3,7 +3,8 @@ import RoomProtocol
 import SDP
 
 /// Something that happened in the room: one per server notification, in wire order, plus the connection's state
-/// changes. By the time an event is published, ``RoomClient/peers`` already reflects it (DESIGN §2).
+/// changes. By the time an event is published, ``RoomClient/peers`` already reflects it
+/// (docs/architecture.md#event-streams).
 public enum RoomEvent: Sendable, Hashable {
     /// `participantJoined`: a participant entered the room (it publishes nothing yet).
     case participantJoined(Peer)
@@ -28,7 +29,8 @@ public enum RoomEvent: Sendable, Hashable {
     case roomClosed(room: String)
     /// A notification outside the Room protocol (e.g. the Kurento demo's `custonNotification`), as received.
     case customNotification(method: String, params: JSONValue?)
-    /// A Room notification whose params do not have the PROTOCOL §3 shape; it changed nothing.
+    /// A Room notification whose params do not have the shape of docs/wire-protocol.md#room-notifications; it changed
+    /// nothing.
     case invalidNotification(RoomDecodingError)
     /// The connection's state changed. After a reconnect into a fresh session (the server answered 40007), the
     /// client rejoins the room and reports ``/JSONRPC/ConnectionState/rejoined`` here.

@@ -1,7 +1,7 @@
 import SignalingSupport
 
 /// One room-server process's place in a cluster: name claims, the room's members across nodes, room events to
-/// and from the other nodes, its heartbeat, and the sweep of dead nodes (DESIGN §9).
+/// and from the other nodes, its heartbeat, and the sweep of dead nodes (docs/architecture.md#cluster).
 ///
 /// - A name is claimed atomically in Redis (``claim(user:room:)``): of two nodes that claim one name at once,
 ///   exactly one wins.

@@ -1,4 +1,5 @@
-/// `mediaError` params (PROTOCOL §3): `{"error": "<description>"}`, sent to the affected participants.
+/// `mediaError` params (docs/wire-protocol.md#room-notifications): `{"error": "<description>"}`, sent to the affected
+/// participants.
 public struct MediaErrorNotification: Codable, Sendable, Hashable {
     /// What went wrong, in the server's words.
     public var error: String

@@ -1,4 +1,5 @@
-/// `participantJoined` params (PROTOCOL §3): `{"id": "<user>"}`, sent to the participants already in the room.
+/// `participantJoined` params (docs/wire-protocol.md#room-notifications): `{"id": "<user>"}`, sent to the participants
+/// already in the room.
 public struct ParticipantJoinedNotification: Codable, Sendable, Hashable {
     /// The user who joined.
     public var id: String

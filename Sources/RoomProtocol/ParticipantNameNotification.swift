@@ -1,5 +1,6 @@
-/// The `{"name": "<user>"}` params shared by `participantUnpublished` and `participantLeft` (PROTOCOL §3; note
-/// `name` here where `participantJoined` and `participantPublished` say `id`).
+/// The `{"name": "<user>"}` params shared by `participantUnpublished` and `participantLeft`
+/// (docs/wire-protocol.md#room-notifications; note `name` here where `participantJoined` and `participantPublished` say
+/// `id`).
 public struct ParticipantNameNotification: Codable, Sendable, Hashable {
     /// The user concerned.
     public var name: String

@@ -1,5 +1,6 @@
-/// `participantPublished` params (PROTOCOL §3): `{"id": "<user>", "streams": [{"id": "webcam"}]}`, sent to all
-/// but the publisher. Unlike ``RoomParticipant`` in the join result, `streams` is required here.
+/// `participantPublished` params (docs/wire-protocol.md#room-notifications): `{"id": "<user>", "streams": [{"id":
+/// "webcam"}]}`, sent to all but the publisher. Unlike ``RoomParticipant`` in the join result, `streams` is required
+/// here.
 public struct ParticipantPublishedNotification: Codable, Sendable, Hashable {
     /// The publisher.
     public var id: String

@@ -1,4 +1,4 @@
-/// `publishVideo` params (PROTOCOL §3).
+/// `publishVideo` params (docs/wire-protocol.md#room-requests).
 public struct PublishVideoParams: Codable, Sendable, Hashable {
     /// The client's SDP offer.
     public var sdpOffer: String

@@ -1,4 +1,4 @@
-/// `receiveVideoFrom` params (PROTOCOL §3).
+/// `receiveVideoFrom` params (docs/wire-protocol.md#room-requests).
 public struct ReceiveVideoFromParams: Codable, Sendable, Hashable {
     /// The stream to receive, as `"<user>_<streamId>"`; ``StreamSender`` parses and builds it.
     public var sender: String

@@ -1,4 +1,5 @@
-/// `roomClosed` params (PROTOCOL §3): `{"room": "<room>"}`, sent to everyone when the application closes the room.
+/// `roomClosed` params (docs/wire-protocol.md#room-notifications): `{"room": "<room>"}`, sent to everyone when the
+/// application closes the room.
 public struct RoomClosedNotification: Codable, Sendable, Hashable {
     /// The room that closed.
     public var room: String

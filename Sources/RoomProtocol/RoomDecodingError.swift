@@ -1,7 +1,8 @@
 import JSONRPC
 
-/// A Room message whose params (or result) do not have the shape PROTOCOL §3 gives it, naming the member at
-/// fault so that a server can answer -32602 with a message naming the param (DESIGN §6).
+/// A Room message whose params (or result) do not have the shape given in docs/wire-protocol.md#room-requests, naming
+/// the member at fault so that a server can answer -32602 with a message naming the param
+/// (docs/wire-protocol.md#error-codes).
 public struct RoomDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public enum Problem: Sendable, Hashable {
@@ -39,6 +40,6 @@ public struct RoomDecodingError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
-    /// The -32602 error a server answers with (DESIGN §6: the message names the param).
+    /// The -32602 error a server answers with (docs/wire-protocol.md#error-codes: the message names the param).
     public var invalidParams: RPCErrorObject { .invalidParams(description) }
 }

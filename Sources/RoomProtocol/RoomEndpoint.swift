@@ -1,6 +1,6 @@
-/// Which of a participant's media endpoints an `endpointName` denotes (PROTOCOL §3, `onIceCandidate` and
-/// `iceCandidate`): the participant's own name is its publisher endpoint, another user's name is its
-/// subscription to that user. Endpoint names are plain user names, never `"<user>_webcam"`.
+/// Which of a participant's media endpoints an `endpointName` denotes (docs/wire-protocol.md#room-requests,
+/// `onIceCandidate` and `iceCandidate`): the participant's own name is its publisher endpoint, another user's name is
+/// its subscription to that user. Endpoint names are plain user names, never `"<user>_webcam"`.
 public enum RoomEndpoint: Sendable, Hashable {
     /// The owner's publisher endpoint.
     case publisher

@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// A Room error: a ``RoomErrorCode`` with the server's message (DESIGN §3). Servers throw
+/// A Room error: a ``RoomErrorCode`` with the server's message (docs/architecture.md#error-types). Servers throw
 /// ``errorObject``; clients build it from the ``/JSONRPC/RPCErrorObject`` or ``/JSONRPC/RPCError`` they got
 /// whenever the code is a Room code.
 public struct RoomError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -8,7 +8,7 @@ public struct RoomError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: RoomErrorCode
     /// The server's message.
     public var message: String
-    /// The error's `data` (a Kurento server puts the `sessionId` there, PROTOCOL §3).
+    /// The error's `data` (a Kurento server puts the `sessionId` there, docs/wire-protocol.md#kurento-conventions).
     public var data: JSONValue?
 
     /// Creates a Room error.
@@ -37,16 +37,16 @@ public struct RoomError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RoomError {
-    /// 104 with Kurento's exact text (PROTOCOL §3).
+    /// 104 with Kurento's exact text (docs/wire-protocol.md#room-errors).
     public static func existingUser(_ user: String, room: String) -> RoomError {
         RoomError(.existingUserInRoom, message: "User '\(user)' already exists in room '\(room)'")
     }
 
-    /// 101 for a second `joinRoom` on one session (DESIGN §6).
+    /// 101 for a second `joinRoom` on one session (docs/wire-protocol.md#room-errors).
     public static func alreadyInRoom(_ room: String) -> RoomError {
         RoomError(.userGeneric, message: "already in room \(room)")
     }
 
-    /// 401 for a join the authorizer refused (DESIGN §6).
+    /// 401 for a join the authorizer refused (docs/architecture.md#identity).
     public static let unauthorized = RoomError(.unauthorized, message: "unauthorized")
 }

@@ -1,10 +1,11 @@
-/// Kurento Room error codes (`RoomException.Code`, PROTOCOL §3), plus -1 from Kurento's JSON-RPC layer and
-/// 401 for a refused join (DESIGN §6). NBMRoomClient's copy lacks 105; this one has it.
+/// Kurento Room error codes (`RoomException.Code`, docs/wire-protocol.md#room-errors), plus -1 from Kurento's JSON-RPC
+/// layer and 401 for a refused join (docs/wire-protocol.md#room-errors). NBMRoomClient's copy lacks 105; this one has
+/// it.
 public enum RoomErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// -1: an uncaught server exception, e.g. a missing param, a `sender` without `_`, or the default
     /// `customRequest` ("RuntimeException:Unsupported method").
     case uncaughtException = -1
-    /// 101 USER_GENERIC; also our answer to a second `joinRoom` on one session (DESIGN §6).
+    /// 101 USER_GENERIC; also our answer to a second `joinRoom` on one session (docs/wire-protocol.md#room-errors).
     case userGeneric = 101
     /// 102 USER_NOT_FOUND: unknown sender, wrong `userMessage`, unknown private-message target.
     case userNotFound = 102
@@ -14,13 +15,13 @@ public enum RoomErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringCo
     case existingUserInRoom = 104
     /// 105 USER_NOT_STREAMING: receiving from a non-publisher, or from yourself.
     case userNotStreaming = 105
-    /// 201 ROOM_GENERIC; also "room full" (DESIGN §6).
+    /// 201 ROOM_GENERIC; also "room full" (docs/wire-protocol.md#room-errors).
     case roomGeneric = 201
     /// 202 ROOM_NOT_FOUND: also a `roomMessage` that is not the caller's room.
     case roomNotFound = 202
     /// 203 ROOM_CLOSED.
     case roomClosed = 203
-    /// 204 ROOM_CANNOT_BE_CREATED; also "too many rooms" (DESIGN §6).
+    /// 204 ROOM_CANNOT_BE_CREATED; also "too many rooms" (docs/wire-protocol.md#room-errors).
     case roomCannotBeCreated = 204
     /// 301 MEDIA_GENERIC.
     case mediaGeneric = 301
@@ -36,7 +37,7 @@ public enum RoomErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringCo
     case mediaNotAWebEndpoint = 306
     /// 307 MEDIA_MUTE.
     case mediaMute = 307
-    /// 401: the authorizer refused the join (DESIGN §6; not a Kurento code).
+    /// 401: the authorizer refused the join (docs/architecture.md#identity; not a Kurento code).
     case unauthorized = 401
     /// 801 TRANSPORT_REQUEST.
     case transportRequest = 801
@@ -44,7 +45,7 @@ public enum RoomErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringCo
     case transportResponse = 802
     /// 803 TRANSPORT.
     case transport = 803
-    /// 999 GENERIC: "Empty user name is not allowed", and every invalid user name (DESIGN §6).
+    /// 999 GENERIC: "Empty user name is not allowed", and every invalid user name (docs/wire-protocol.md#room-errors).
     case generic = 999
 
     public var description: String { "\(rawValue) (\(name))" }

@@ -1,5 +1,6 @@
 /// One trickled ICE candidate: the params of the `onIceCandidate` request (client → server) and of the
-/// `iceCandidate` notification (server → client), which carry the same four fields (PROTOCOL §3).
+/// `iceCandidate` notification (server → client), which carry the same four fields
+/// (docs/wire-protocol.md#room-notifications).
 ///
 /// `endpointName` names the endpoint, not the stream: the owner's own name means its publisher endpoint, another
 /// user's name (without `_webcam`) means the owner's subscription to that user. ``RoomEndpoint`` resolves it.

@@ -1,5 +1,5 @@
-/// `sendMessage` notification params (PROTOCOL §3): one chat message, broadcast to everyone in the room
-/// including its sender.
+/// `sendMessage` notification params (docs/wire-protocol.md#room-notifications): one chat message, broadcast to
+/// everyone in the room including its sender.
 public struct RoomMessageNotification: Codable, Sendable, Hashable {
     /// The room.
     public var room: String

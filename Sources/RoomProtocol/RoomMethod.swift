@@ -1,6 +1,6 @@
-/// The client → server methods of the Kurento Room protocol (PROTOCOL §3), plus our extension
-/// ``sendPrivateMessage`` (DESIGN §4). The raw values are the wire names; nothing outside `RoomProtocol` and
-/// `Schemas/` spells them.
+/// The client → server methods of the Kurento Room protocol (docs/wire-protocol.md#room), plus our extension
+/// ``sendPrivateMessage`` (docs/wire-protocol.md#compatibility). The raw values are the wire names; nothing outside
+/// `RoomProtocol` and `Schemas/` spells them.
 public enum RoomMethod: String, Sendable, Hashable, CaseIterable {
     /// Joins (and on first join creates) a room: ``JoinRoomParams`` → ``JoinRoomResult``.
     case joinRoom
@@ -24,6 +24,7 @@ public enum RoomMethod: String, Sendable, Hashable, CaseIterable {
     /// A stock Kurento server never answers unknown methods, so clients must only use it against our server.
     case sendPrivateMessage
 
-    /// Whether the method is ours rather than Kurento's (DESIGN §4: extensions use new method names).
+    /// Whether the method is ours rather than Kurento's (docs/wire-protocol.md#compatibility: extensions use new method
+    /// names).
     public var isExtension: Bool { self == .sendPrivateMessage }
 }

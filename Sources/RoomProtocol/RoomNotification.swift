@@ -66,7 +66,7 @@ public enum RoomNotification: Sendable, Hashable {
         }
     }
 
-    /// The params as sent (`{}` for `participantEvicted`, PROTOCOL §3).
+    /// The params as sent (`{}` for `participantEvicted`, docs/wire-protocol.md#room-notifications).
     public var params: JSONValue {
         switch self {
         case .participantJoined(let p): RoomCoding.encode(p)

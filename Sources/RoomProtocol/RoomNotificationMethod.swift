@@ -1,7 +1,8 @@
-/// The server → client notifications of the Kurento Room protocol (PROTOCOL §3), plus our extension
-/// ``privateMessage``. The raw values are the wire names.
+/// The server → client notifications of the Kurento Room protocol (docs/wire-protocol.md#room-notifications), plus our
+/// extension ``privateMessage``. The raw values are the wire names.
 ///
-/// The demo-only `custonNotification` (sic) of PROTOCOL §3 is not part of the protocol and is not listed.
+/// The demo-only `custonNotification` (sic) of docs/wire-protocol.md#room-notifications is not part of the protocol and
+/// is not listed.
 public enum RoomNotificationMethod: String, Sendable, Hashable, CaseIterable {
     /// Someone joined: ``ParticipantJoinedNotification``, sent to the existing participants.
     case participantJoined

@@ -1,5 +1,6 @@
-/// A participant as listed in the `joinRoom` result and in `participantPublished` (PROTOCOL §3):
-/// `{"id": "<user>", "streams": [{"id": "webcam"}]}`, where `streams` appears only while the user publishes.
+/// A participant as listed in the `joinRoom` result and in `participantPublished`
+/// (docs/wire-protocol.md#room-requests): `{"id": "<user>", "streams": [{"id": "webcam"}]}`, where `streams` appears
+/// only while the user publishes.
 public struct RoomParticipant: Codable, Sendable, Hashable {
     /// One published stream, `{"id": "webcam"}`.
     public struct Stream: Codable, Sendable, Hashable {

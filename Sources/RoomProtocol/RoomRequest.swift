@@ -3,7 +3,7 @@ import JSONRPC
 /// One Room request with its typed params: what a server dispatches on and what a client sends.
 ///
 /// ``init(method:params:)`` is the decode entry point: it rejects absent or mistyped required params with a
-/// ``RoomDecodingError`` naming the param, which a server turns into -32602 (DESIGN §6) through
+/// ``RoomDecodingError`` naming the param, which a server turns into -32602 (docs/wire-protocol.md#error-codes) through
 /// ``RoomDecodingError/invalidParams``. Unknown members are ignored, because Kurento clients add their own
 /// (the Java client injects `sessionId`, the JS client merges `setRpcParams()` into every request).
 public enum RoomRequest: Sendable, Hashable {

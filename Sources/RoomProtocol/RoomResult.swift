@@ -1,7 +1,7 @@
 import JSONRPC
 
-/// The result of a Room request, by method (PROTOCOL §3): `value` on join, `sdpAnswer` on publish and receive,
-/// `{}` elsewhere, and whatever the application returns for `customRequest`.
+/// The result of a Room request, by method (docs/wire-protocol.md#room-requests): `value` on join, `sdpAnswer` on
+/// publish and receive, `{}` elsewhere, and whatever the application returns for `customRequest`.
 public enum RoomResult: Sendable, Hashable {
     /// `joinRoom`: the participants already in the room.
     case joined([RoomParticipant])
@@ -25,11 +25,11 @@ public enum RoomResult: Sendable, Hashable {
         case .publishVideo, .receiveVideoFrom:
             self = .sdpAnswer(try RoomCoding.decode(SDPAnswerResult.self, from: result, context: context).sdpAnswer)
         case .customRequest:
-            // PROTOCOL §0: a non-object result travels wrapped as {"value", "sessionId"}.
+            // docs/wire-protocol.md#kurento-conventions: a non-object result travels wrapped as {"value", "sessionId"}.
             self = .custom(result?.unwrapped ?? .null)
         case .unpublishVideo, .unsubscribeFromVideo, .onIceCandidate, .leaveRoom, .sendMessage, .sendPrivateMessage:
             // Nothing to read: stock servers send {"sessionId"} (and the Kurento doc's sdpAnswer for
-            // unsubscribeFromVideo is wrong, PROTOCOL §3), so any members are ignored.
+            // unsubscribeFromVideo is wrong, docs/wire-protocol.md#room-requests), so any members are ignored.
             self = .empty
         }
     }

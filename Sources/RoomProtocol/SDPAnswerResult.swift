@@ -1,4 +1,4 @@
-/// The result of `publishVideo` and `receiveVideoFrom` (PROTOCOL §3): `{"sdpAnswer": "..."}`.
+/// The result of `publishVideo` and `receiveVideoFrom` (docs/wire-protocol.md#room-requests): `{"sdpAnswer": "..."}`.
 public struct SDPAnswerResult: Codable, Sendable, Hashable {
     /// The server's SDP answer.
     public var sdpAnswer: String

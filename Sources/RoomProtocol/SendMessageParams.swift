@@ -1,5 +1,5 @@
-/// `sendMessage` request params (PROTOCOL §3). A Kurento server checks `userMessage` against the caller's name
-/// (else 102) and `roomMessage` against the caller's room (else 202); the broadcast is
+/// `sendMessage` request params (docs/wire-protocol.md#room-requests). A Kurento server checks `userMessage` against
+/// the caller's name (else 102) and `roomMessage` against the caller's room (else 202); the broadcast is
 /// ``RoomMessageNotification``.
 public struct SendMessageParams: Codable, Sendable, Hashable {
     /// The text.

@@ -1,4 +1,4 @@
-/// Extension (DESIGN §4, issue 6): `sendPrivateMessage` params. The target alone gets
+/// Extension (docs/wire-protocol.md#compatibility): `sendPrivateMessage` params. The target alone gets
 /// ``PrivateMessageNotification``; the sender gets no copy, and an unknown target is answered with 102.
 public struct SendPrivateMessageParams: Codable, Sendable, Hashable {
     /// The target's user name.

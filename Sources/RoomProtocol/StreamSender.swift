@@ -11,8 +11,8 @@ public struct StreamSender: Sendable, Hashable, CustomStringConvertible {
         self.streamId = streamId
     }
 
-    /// Parses a wire `sender` the way a Kurento server does (PROTOCOL §3): the user is the part before the first
-    /// `_`, the stream the rest. `nil` when there is no `_` (a Kurento server then answers -1).
+    /// Parses a wire `sender` the way a Kurento server does (docs/wire-protocol.md#room-naming): the user is the part
+    /// before the first `_`, the stream the rest. `nil` when there is no `_` (a Kurento server then answers -1).
     public init?(wireValue: String) {
         guard let separator = wireValue.firstIndex(of: RoomNaming.senderSeparator) else { return nil }
         user = String(wireValue[..<separator])

@@ -1,5 +1,5 @@
-/// Which endpoint of a tree a message is about: its source, or one of its sinks (PROTOCOL §5: a message without
-/// `sinkId` is about the source).
+/// Which endpoint of a tree a message is about: its source, or one of its sinks (docs/wire-protocol.md#tree: a message
+/// without `sinkId` is about the source).
 public enum TreeEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The tree's source (the sender).
     case source

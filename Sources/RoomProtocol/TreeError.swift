@@ -1,7 +1,7 @@
 import JSONRPC
 
-/// A Tree error (PROTOCOL §5): the server's `TreeException` (code 2) or an uncaught exception (-1), with the
-/// server's message. Unknown methods get -32601 from our server (Kurento's code 1), and bad params -32602: those
+/// A Tree error (docs/wire-protocol.md#tree): the server's `TreeException` (code 2) or an uncaught exception (-1), with
+/// the server's message. Unknown methods get -32601 from our server (Kurento's code 1), and bad params -32602: those
 /// stay ``/JSONRPC/RPCError``s.
 public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Tree error codes.
@@ -18,7 +18,7 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     /// The server's message.
     public var message: String
-    /// The error's `data` (a Kurento server puts the `sessionId` there, PROTOCOL §0).
+    /// The error's `data` (a Kurento server puts the `sessionId` there, docs/wire-protocol.md#kurento-conventions).
     public var data: JSONValue?
 
     /// Creates a Tree error.

@@ -1,5 +1,5 @@
 /// One trickled ICE candidate of a tree endpoint: the params of the `addIceCandidate` request (client → server)
-/// and of the `iceCandidate` notification (server → client), which carry the same fields (PROTOCOL §5).
+/// and of the `iceCandidate` notification (server → client), which carry the same fields (docs/wire-protocol.md#tree).
 /// `sinkId` is absent for the source; ``endpoint`` reads it.
 public struct TreeIceCandidate: Codable, Sendable, Hashable {
     /// The tree's id.

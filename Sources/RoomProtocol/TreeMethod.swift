@@ -1,5 +1,5 @@
-/// The client → server methods of the Kurento Tree protocol (PROTOCOL §5), served on `/tree`. The raw values are
-/// the wire names, as the Kurento Tree code spells them (its docs say `removeTree` and `remoteTreeSource`).
+/// The client → server methods of the Kurento Tree protocol (docs/wire-protocol.md#tree), served on `/tree`. The raw
+/// values are the wire names, as the Kurento Tree code spells them (its docs say `removeTree` and `remoteTreeSource`).
 public enum TreeMethod: String, Sendable, Hashable, CaseIterable {
     /// Creates a tree: ``CreateTreeParams`` → `{}` with a given id, `{"value": id}` without one.
     case createTree
@@ -17,7 +17,7 @@ public enum TreeMethod: String, Sendable, Hashable, CaseIterable {
     case addIceCandidate
 }
 
-/// The server → client notifications of the Kurento Tree protocol (PROTOCOL §5).
+/// The server → client notifications of the Kurento Tree protocol (docs/wire-protocol.md#tree).
 public enum TreeNotificationMethod: String, Sendable, Hashable, CaseIterable {
     /// A server ICE candidate for the source (no `sinkId`) or a sink: ``TreeIceCandidate``.
     case iceCandidate

@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// One Tree notification with its typed params (PROTOCOL §5 has one: `iceCandidate`).
+/// One Tree notification with its typed params (docs/wire-protocol.md#tree lists one: `iceCandidate`).
 public enum TreeNotification: Sendable, Hashable {
     /// `iceCandidate`: a server candidate for the source (no `sinkId`) or a sink.
     case iceCandidate(TreeIceCandidate)

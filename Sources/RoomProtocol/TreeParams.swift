@@ -1,4 +1,4 @@
-/// The params of `createTree` (PROTOCOL §5): the id to use, or none for a server-generated one.
+/// The params of `createTree` (docs/wire-protocol.md#tree): the id to use, or none for a server-generated one.
 public struct CreateTreeParams: Codable, Sendable, Hashable {
     /// The tree's id; `nil` lets the server choose it (and return it as `value`).
     public var treeId: String?

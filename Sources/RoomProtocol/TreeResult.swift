@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// The result of a Tree request, by method (PROTOCOL §5).
+/// The result of a Tree request, by method (docs/wire-protocol.md#tree).
 public enum TreeResult: Sendable, Hashable {
     /// `createTree` without an id: the id the server chose (sent wrapped as `value`).
     case created(treeId: String)

@@ -1,5 +1,5 @@
-/// The result of `setTreeSource` (PROTOCOL §5): `{"answerSdp": "..."}` (the code's key; the doc text says
-/// `sdpAnswer`).
+/// The result of `setTreeSource` (docs/wire-protocol.md#tree): `{"answerSdp": "..."}` (the code's key; the doc text
+/// says `sdpAnswer`).
 public struct TreeAnswerResult: Codable, Sendable, Hashable {
     /// The server's SDP answer.
     public var answerSdp: String
@@ -8,7 +8,7 @@ public struct TreeAnswerResult: Codable, Sendable, Hashable {
     public init(answerSdp: String) { self.answerSdp = answerSdp }
 }
 
-/// The result of `addTreeSink` (PROTOCOL §5): the new sink's id and the server's SDP answer.
+/// The result of `addTreeSink` (docs/wire-protocol.md#tree): the new sink's id and the server's SDP answer.
 public struct TreeSinkResult: Codable, Sendable, Hashable {
     /// The sink's id, for `removeTreeSink` and `addIceCandidate`.
     public var sinkId: String
@@ -22,7 +22,8 @@ public struct TreeSinkResult: Codable, Sendable, Hashable {
     }
 }
 
-/// The `createTree` result without a given id: the server's id, wrapped as `value` (PROTOCOL §0).
+/// The `createTree` result without a given id: the server's id, wrapped as `value`
+/// (docs/wire-protocol.md#kurento-conventions).
 struct CreatedTreeResult: Codable, Sendable, Hashable {
     var value: String
 }

@@ -1,9 +1,9 @@
 /// Where a ``RoomServer`` gets its media: one endpoint per published stream and one per subscription, in the
-/// shape of Kurento's WebRtcEndpoints (PROTOCOL §3).
+/// shape of Kurento's WebRtcEndpoints (docs/wire-protocol.md#room).
 ///
 /// The server calls the backend outside its locks, after it has reserved the endpoint in the room's state
-/// (DESIGN §6), so a backend may take its time. A backend that throws a ``/RoomProtocol/RoomError`` has that error
-/// sent to the client as is; any other error becomes 302 (MEDIA_SDP) with the error's text.
+/// (docs/architecture.md#identity), so a backend may take its time. A backend that throws a ``/RoomProtocol/RoomError``
+/// has that error sent to the client as is; any other error becomes 302 (MEDIA_SDP) with the error's text.
 ///
 /// Client ICE candidates that arrive before an endpoint exists are queued by the server and handed over through
 /// ``addCandidate(_:to:)`` as soon as the endpoint's `create…` call has returned.

@@ -1,8 +1,8 @@
 import RoomProtocol
 
 extension MediaEndpointID {
-    /// The owner name of a tree's source. Room user names never contain `_` (DESIGN §6), so tree endpoints never
-    /// collide with a room's in a shared ``MediaBackend``.
+    /// The owner name of a tree's source. Room user names never contain `_` (docs/wire-protocol.md#room-naming), so
+    /// tree endpoints never collide with a room's in a shared ``MediaBackend``.
     static let treeSourceOwner = "_source"
 
     /// The media endpoint of tree `treeId`'s source: the publisher endpoint of owner `_source` in a "room"

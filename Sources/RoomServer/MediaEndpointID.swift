@@ -16,8 +16,9 @@ public struct MediaEndpointID: Sendable, Hashable, CustomStringConvertible {
         self.endpoint = endpoint
     }
 
-    /// The `endpointName` the owner's `iceCandidate` notifications carry for this endpoint (PROTOCOL §3: the
-    /// owner's own name for its publisher, the publisher's name for a subscription).
+    /// The `endpointName` the owner's `iceCandidate` notifications carry for this endpoint
+    /// (docs/wire-protocol.md#room-notifications: the owner's own name for its publisher, the publisher's name for a
+    /// subscription).
     public var endpointName: String { endpoint.endpointName(ownName: owner) }
 
     public var description: String {

@@ -16,7 +16,8 @@ struct Participant: Sendable {
         case live
     }
 
-    /// One of the participant's endpoints. Candidates that arrive before it exists wait here (PROTOCOL §3).
+    /// One of the participant's endpoints. Candidates that arrive before it exists wait here
+    /// (docs/wire-protocol.md#room).
     enum Endpoint: Sendable, Hashable {
         /// Candidates arrived, but no publish or receive call yet.
         case awaiting([MediaCandidate])
@@ -44,7 +45,7 @@ struct Participant: Sendable {
         RoomParticipant(id: name, streams: publishing == .live ? [.init()] : [])
     }
 
-    /// Client candidates queued across all endpoints (DESIGN §6 limit).
+    /// Client candidates queued across all endpoints (docs/wire-protocol.md#limits).
     var queuedCandidates: Int {
         endpoints.values.reduce(0) { total, endpoint in
             switch endpoint {

@@ -1,7 +1,7 @@
 import SignalingSupport
 
-/// Counts each session's Room requests in one-second windows on the server's clock (DESIGN §6 "rate limited").
-/// Over the limit a request is refused with -32000; a session that sends twice the limit in one window is
+/// Counts each session's Room requests in one-second windows on the server's clock (docs/wire-protocol.md#limits, "rate
+/// limited"). Over the limit a request is refused with -32000; a session that sends twice the limit in one window is
 /// persisting, and its connection is closed.
 final class RequestRateLimiter: Sendable {
     /// What to do with one request.

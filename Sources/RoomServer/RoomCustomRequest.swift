@@ -1,6 +1,7 @@
 import JSONRPC
 
-/// A `customRequest` as the application's handler sees it (PROTOCOL §3: free-form params, app-defined result).
+/// A `customRequest` as the application's handler sees it (docs/wire-protocol.md#room-requests: free-form params,
+/// app-defined result).
 public struct RoomCustomRequest: Sendable {
     /// The request's params (`{}` when absent).
     public var params: JSONValue

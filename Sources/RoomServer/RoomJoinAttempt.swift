@@ -1,7 +1,8 @@
 import WebSocketTransport
 
-/// What the join authorizer of ``RoomServer/Configuration`` sees (DESIGN §6): who wants to join which room, and how
-/// the caller's connection was opened (a bearer token in `Authorization` or `?access_token=`, the Origin).
+/// What the join authorizer of ``RoomServer/Configuration`` sees (docs/architecture.md#identity): who wants to join
+/// which room, and how the caller's connection was opened (a bearer token in `Authorization` or `?access_token=`, the
+/// Origin).
 public struct RoomJoinAttempt: Sendable, Hashable {
     /// The `user` of `joinRoom`, already checked against the naming rules.
     public var user: String

@@ -18,7 +18,7 @@ extension RoomRegistry {
         }
     }
 
-    /// Reserves the publisher endpoint (PROTOCOL §3 `publishVideo`).
+    /// Reserves the publisher endpoint (docs/wire-protocol.md#room-requests, `publishVideo`).
     func beginPublish(session: ServerSession) throws(RoomError) -> MediaEndpointID {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard me.publishing == .idle else {
@@ -30,8 +30,8 @@ extension RoomRegistry {
         }
     }
 
-    /// Reserves the subscription of `session` to `sender` (PROTOCOL §3 `receiveVideoFrom`: unknown → 102,
-    /// yourself or not publishing → 105).
+    /// Reserves the subscription of `session` to `sender` (docs/wire-protocol.md#room-naming, `receiveVideoFrom`:
+    /// unknown → 102, yourself or not publishing → 105).
     func beginReceive(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             // The publisher may be on another node of a cluster: this node's backend answers all the same.

@@ -3,9 +3,9 @@ import RoomCluster
 import RoomProtocol
 
 extension RoomRegistry {
-    /// Broadcasts a chat message to the whole room, sender included (PROTOCOL §3 `sendMessage`). The sender and
-    /// room come from the session: a `userMessage` that is not the caller gets 102, a `roomMessage` that is not
-    /// its room 202.
+    /// Broadcasts a chat message to the whole room, sender included (docs/wire-protocol.md#room-notifications,
+    /// `sendMessage`). The sender and room come from the session: a `userMessage` that is not the caller gets 102, a
+    /// `roomMessage` that is not its room 202.
     func broadcast(_ params: SendMessageParams, session: ServerSession) throws(RoomError) -> [SessionOutbox] {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard params.userMessage == me.name else {

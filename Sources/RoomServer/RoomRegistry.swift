@@ -3,10 +3,10 @@ import RoomCluster
 import RoomProtocol
 import SignalingSupport
 
-/// Every room and which session is which participant (DESIGN §6: identity comes from the session).
+/// Every room and which session is which participant (docs/architecture.md#identity: identity comes from the session).
 ///
-/// All checks and reservations happen synchronously under one lock, before any `await` (DESIGN §6 re-entrancy):
-/// of N concurrent joins of one name exactly one reserves it. Notifications are queued on the recipients'
+/// All checks and reservations happen synchronously under one lock, before any `await` (docs/architecture.md#identity,
+/// re-entrancy): of N concurrent joins of one name exactly one reserves it. Notifications are queued on the recipients'
 /// ``SessionOutbox``es under the same lock, so every recipient sees them in state order; the methods return
 /// the outboxes the caller must flush.
 final class RoomRegistry: Sendable {

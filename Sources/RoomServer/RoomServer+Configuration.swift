@@ -16,18 +16,20 @@ extension RoomServer {
         public var tls: (certificateFile: String, privateKeyFile: String)?
         /// Where endpoints and SDP answers come from.
         public var media: any MediaBackend
-        /// Rooms, participants, queued candidates and notifications (DESIGN §6).
+        /// Rooms, participants, queued candidates and notifications (docs/wire-protocol.md#limits).
         public var limits: RoomServerLimits
         /// How long a participant whose socket dropped stays in its room, waiting for `connect{sessionId}`
-        /// (DESIGN §5). When it ends, the participant is evicted and the others get `participantLeft`. Default 10 s.
+        /// (docs/architecture.md#defaults). When it ends, the participant is evicted and the others get
+        /// `participantLeft`. Default 10 s.
         public var reconnectionWindow: Duration
-        /// The largest inbound message, in bytes (DESIGN §5); bigger ones close the socket with 1009. Default 1 MiB.
+        /// The largest inbound message, in bytes (docs/architecture.md#defaults); bigger ones close the socket
+        /// with 1009. Default 1 MiB.
         public var maxMessageSize: Int
-        /// Decides whether a join may proceed (DESIGN §6); a refusal answers 401 "unauthorized". It runs after the
-        /// name is reserved, so it may take its time. Default: everyone may join.
+        /// Decides whether a join may proceed (docs/architecture.md#identity); a refusal answers 401 "unauthorized". It
+        /// runs after the name is reserved, so it may take its time. Default: everyone may join.
         public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
-        /// Decides on each WebSocket upgrade to ``RoomServer/paths`` and the Tree path (DESIGN §6: a bearer
-        /// token in the `Authorization` header or `?access_token=`, an Origin allow-list). It runs off the
+        /// Decides on each WebSocket upgrade to ``RoomServer/paths`` and the Tree path (docs/architecture.md#identity:
+        /// a bearer token in the `Authorization` header or `?access_token=`, an Origin allow-list). It runs off the
         /// transport's service thread, so it may take its time (a token service, a database) without holding up
         /// anyone else, within ``RoomServerLimits/handshakeTimeout``. A refusal such as
         /// `.reject(status: 401, reason: "unauthorized")` closes the new connection with 4401 (403: 4403; see
@@ -37,7 +39,7 @@ extension RoomServer {
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
-        /// The shared-object extension (issue 11): store, limits and authorizer; `nil` turns it off (its methods
+        /// The shared-object extension: store, limits and authorizer; `nil` turns it off (its methods
         /// then answer -32601). `room:R/…` objects are for the members of room R, whatever the authorizer says.
         /// Default: on, in memory.
         public var sharedObjects: SharedObjectService.Configuration?

@@ -5,7 +5,8 @@ import WebSocketTransport
 
 extension RoomServer {
     /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in
-    /// `data`, PROTOCOL §0); bad params as -32602 naming the param (DESIGN §6).
+    /// `data`, docs/wire-protocol.md#kurento-conventions); bad params as -32602 naming the param
+    /// (docs/wire-protocol.md#deviations).
     func dispatch(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) async throws -> JSONValue? {
         let request = try admit(method, params: params, context: context)
         do {
@@ -84,7 +85,8 @@ extension RoomServer {
             guard let departure = registry.remove(session: session, departure: .left) else {
                 throw RoomRegistry.notJoined
             }
-            // PROTOCOL §3: the reply goes out, then the server closes the socket (1000: clients do not reconnect).
+            // docs/wire-protocol.md#room: the reply goes out, then the server closes the socket (1000: clients do not
+            // reconnect).
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
             logger.info("participant left", metadata: ["session": "\(session)"])
             await settle(departure)
@@ -95,7 +97,8 @@ extension RoomServer {
             preconditionFailure("\(request) runs inline (dispatchInline)")
         case .customRequest(let params):
             guard let hook = configuration.customRequest else {
-                // PROTOCOL §3: Kurento's default handler throws, which its JSON-RPC layer answers with -1.
+                // docs/wire-protocol.md#room-errors: Kurento's default handler throws, which its JSON-RPC layer answers
+                // with -1.
                 throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method")
             }
             let membership = registry.membership(of: session)
@@ -139,14 +142,14 @@ extension RoomServer {
     }
 
     /// The longest user or room name a join accepts, in UTF-8 bytes; a longer one gets 999 without being echoed
-    /// (issue 8: huge strings).
+    /// (huge strings, docs/wire-protocol.md#limits).
     static let maxNameLength = 256
 
-    /// DESIGN §6: -32000 "rate limited".
+    /// docs/wire-protocol.md#limits: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")
 
-    /// A `sender` as PROTOCOL §3 spells it, `<user>_<stream>`; anything else is a bad param (DESIGN §6), where
-    /// Kurento answered -1.
+    /// A `sender` as docs/wire-protocol.md#room-naming spells it, `<user>_<stream>`; anything else is a bad param
+    /// (docs/wire-protocol.md#deviations), where Kurento answered -1.
     static func sender(_ wire: String, method: RoomMethod) throws -> StreamSender {
         guard let sender = StreamSender(wireValue: wire) else {
             throw RPCErrorObject.invalidParams("\(method.rawValue) params: 'sender' must be '<user>_<stream>'")

@@ -21,7 +21,7 @@ extension RoomServer {
     }
 
     /// Creates a reserved endpoint at the backend; hands it the candidates queued meanwhile, and sends the
-    /// server candidates to the owner before the answer (PROTOCOL §3: they may precede it).
+    /// server candidates to the owner before the answer (docs/wire-protocol.md#room: they may precede it).
     private func create(_ endpoint: MediaEndpointID, session: ServerSession,
                         _ backendCall: () async throws -> MediaAnswer) async throws -> JSONValue {
         let answer: MediaAnswer

@@ -4,7 +4,7 @@ import SharedObjects
 
 extension RoomServer {
     /// The service of ``Configuration/sharedObjects``, with the room scope in front of the application's
-    /// authorizer: `room:R/…` objects are for the members of room R (issue 11).
+    /// authorizer: `room:R/…` objects are for the members of room R.
     static func sharedObjectService(_ configuration: SharedObjectService.Configuration,
                                     registry: RoomRegistry) -> SharedObjectService {
         var configuration = configuration

@@ -2,10 +2,10 @@ import JSONRPC
 import Logging
 import RoomProtocol
 
-/// Kurento Tree (PROTOCOL §5) on its own path, ``treePath``, with its own JSON-RPC router and sessions (DESIGN §4:
-/// Room and Tree both use the notification name `iceCandidate`, with different params). The media comes from the
-/// same ``MediaBackend`` (see ``MediaEndpointID/treeSource(_:)``). Unknown methods get -32601, bad params -32602
-/// naming the param, and refusals Tree error 2 (``/RoomProtocol/TreeError``).
+/// Kurento Tree (docs/wire-protocol.md#tree) on its own path, ``treePath``, with its own JSON-RPC router and sessions
+/// (docs/wire-protocol.md#compatibility: Room and Tree both use the notification name `iceCandidate`, with different
+/// params). The media comes from the same ``MediaBackend`` (see ``MediaEndpointID/treeSource(_:)``). Unknown methods
+/// get -32601, bad params -32602 naming the param, and refusals Tree error 2 (``/RoomProtocol/TreeError``).
 extension RoomServer {
     /// The path Tree is served on.
     public static let treePath = "/tree"
@@ -26,7 +26,7 @@ extension RoomServer {
     public var trees: [String: TreeState] { treeRegistry.snapshot }
 
     /// Registers the Tree methods on the Tree router; an ended session's trees are released and its sinks removed,
-    /// and a resumed session gets the notifications that waited for it (DESIGN §5).
+    /// and a resumed session gets the notifications that waited for it (docs/architecture.md#server-sessions).
     func registerTreeMethods() {
         for method in TreeMethod.allCases {
             treeRPC.register(method.rawValue, placement: .connectionExecutor) { [weak self] params, context in
@@ -83,8 +83,8 @@ extension RoomServer {
             }
             let id = try treeRegistry.create(params.treeId, session: session)
             logger.info("tree created", metadata: ["tree": "\(id)", "session": "\(session)"])
-            // PROTOCOL §5: {} when the id was given, the new id (wrapped as value) otherwise. (No ternary: JSONValue
-            // is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
+            // docs/wire-protocol.md#tree: {} when the id was given, the new id (wrapped as value) otherwise. (No
+            // ternary: JSONValue is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
             if params.treeId == nil { return TreeResult.created(treeId: id).json }
         case .releaseTree(let params):
             for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }

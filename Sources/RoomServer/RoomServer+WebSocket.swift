@@ -4,7 +4,7 @@ import Logging
 import WebSocketTransport
 
 extension RoomServer {
-    /// The paths Room is served on (issue 6: `/room`, as Kurento's room server, and `/`).
+    /// The paths Room is served on (`/room`, as Kurento's room server, and `/`).
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
@@ -28,7 +28,7 @@ extension RoomServer {
             return .accept
         }
         webSocket.authorizeUpgrade = configuration.authorizeUpgrade
-        // DESIGN §4: Tree has its own path and router.
+        // docs/wire-protocol.md#compatibility: Tree has its own path and router.
         let tree = server.treeRPC
         try await server.startCluster()
         listener.attach(try await server.rpc.listen(on: webSocket) { $0.path == treePath ? tree : nil })

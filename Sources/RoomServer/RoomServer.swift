@@ -5,8 +5,8 @@ import RoomProtocol
 import SharedObjectServer
 import SignalingSupport
 
-/// An embeddable Kurento Room server (PROTOCOL §3, DESIGN §4 and §6): rooms, participants, identity, limits,
-/// and a ``MediaBackend`` for the endpoints.
+/// An embeddable Kurento Room server (docs/wire-protocol.md#room, docs/wire-protocol.md#compatibility and
+/// docs/architecture.md#identity): rooms, participants, identity, limits, and a ``MediaBackend`` for the endpoints.
 ///
 /// Serve connections yourself with ``serve(_:)`` (any ``/JSONRPC/MessageConnection``, e.g. a
 /// ``/JSONRPC/LocalMessageConnection`` in tests), or let ``start(_:)`` listen on a WebSocket.
@@ -28,7 +28,7 @@ public final class RoomServer: Sendable {
     let eventHub = Broadcast<RoomServerEvent>()
     let rateLimiter: RequestRateLimiter
     let listener: RoomListener?
-    /// Tree (PROTOCOL §5): its own JSON-RPC server (router and sessions) behind ``treePath``.
+    /// Tree (docs/wire-protocol.md#tree): its own JSON-RPC server (router and sessions) behind ``treePath``.
     let treeRPC: JSONRPCServer
     let treeRegistry: TreeRegistry
     /// The shared-object service installed on this server (``Configuration/sharedObjects``), if on.
@@ -87,19 +87,22 @@ public final class RoomServer: Sendable {
             Task { await self.evict(session) }
         }
         rpc.whenSessionResumes { [weak self] session in
-            // DESIGN §5: what was queued while the socket was gone goes out on the new one, before the reply.
+            // docs/architecture.md#server-sessions: what was queued while the socket was gone goes out on the new one,
+            // before the reply.
             self?.registry.outbox(of: session)?.flush()
         }
         registerTreeMethods()
     }
 
-    /// Serves one connection until it ends (Kurento conventions, PROTOCOL §0). Call it from its own task;
-    /// cancelling that task closes the connection with 1001. A lost connection starts the reconnection window.
+    /// Serves one connection until it ends (Kurento conventions, docs/wire-protocol.md#kurento-conventions). Call it
+    /// from its own task; cancelling that task closes the connection with 1001. A lost connection starts the
+    /// reconnection window.
     public func serve(_ connection: any MessageConnection) async {
         await rpc.serve(connection)
     }
 
-    /// Room lifecycle events, from the moment of the call (DESIGN §2: each access is a new subscriber).
+    /// Room lifecycle events, from the moment of the call (docs/architecture.md#event-streams: each access is a new
+    /// subscriber).
     public var events: Broadcast<RoomServerEvent>.Subscription { eventHub.subscribe() }
 
     /// The rooms and their joined participants, in join order.
@@ -163,8 +166,8 @@ public final class RoomServer: Sendable {
         for gone in departure.departed { await releaseName(gone) }
     }
 
-    /// Hands what `outboxes` queued to their connections; returns at once (DESIGN §2: no reply waits for another
-    /// member's socket).
+    /// Hands what `outboxes` queued to their connections; returns at once (docs/architecture.md#backpressure: no reply
+    /// waits for another member's socket).
     func flush(_ outboxes: [SessionOutbox?]) {
         for outbox in outboxes { outbox?.flush() }
     }

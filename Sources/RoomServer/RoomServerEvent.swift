@@ -1,5 +1,5 @@
 /// Room lifecycle events for the application, published on ``RoomServer/events`` in the order the room state
-/// changed (DESIGN §2: state first, then the event).
+/// changed (docs/architecture.md#event-streams: state first, then the event).
 public enum RoomServerEvent: Sendable, Hashable {
     /// Why a participant is no longer in its room.
     public enum Departure: Sendable, Hashable {

@@ -1,4 +1,5 @@
-/// The limits of DESIGN §6 that a ``RoomServer`` enforces itself. Each refusal is a clear error, never a crash.
+/// The limits of docs/wire-protocol.md#limits that a ``RoomServer`` enforces itself. Each refusal is a clear error,
+/// never a crash.
 public struct RoomServerLimits: Sendable, Hashable {
     /// Rooms that may exist at once; a join that would create one more gets 204 naming the limit. `nil`: no limit.
     public var maxRooms: Int?
@@ -10,17 +11,17 @@ public struct RoomServerLimits: Sendable, Hashable {
     /// twice as many in one second is disconnected with 1008. `nil` (the default): no limit.
     public var maxRequestsPerSecond: Int?
     /// Notifications waiting to be sent to one session; a session that falls further behind is closed with 1008,
-    /// so one slow client never holds up its room (DESIGN §2).
+    /// so one slow client never holds up its room (docs/architecture.md#backpressure).
     public var maxQueuedNotifications: Int
     /// Trees that may exist at once (`/tree`); one more gets Tree error 2 naming the limit. `nil`: no limit.
     public var maxTrees: Int?
     /// Sinks per tree (additions in progress count); one more gets Tree error 2 naming the limit. `nil`: no limit.
     public var maxSinksPerTree: Int?
     /// Open WebSocket connections from one IP address; one more upgrade is refused with HTTP 429
-    /// (DESIGN §6). `nil` (the default): no limit.
+    /// (docs/wire-protocol.md#limits). `nil` (the default): no limit.
     public var maxConnectionsPerIP: Int?
-    /// Time an accepted socket has to complete its WebSocket upgrade before it is dropped (DESIGN §5: slowloris
-    /// protection). Default 5 s.
+    /// Time an accepted socket has to complete its WebSocket upgrade before it is dropped
+    /// (docs/wire-protocol.md#limits: slowloris protection). Default 5 s.
     public var handshakeTimeout: Duration
     /// Requests and notifications one connection may have running at once; past that the server stops reading
     /// from it until one finishes (backpressure). Default 64.

@@ -21,7 +21,8 @@ extension SessionOutbox {
         enqueue(method: notification.method.rawValue, params: notification.params)
     }
 
-    /// Queues a Tree `notification` (PROTOCOL §5); synchronous, so the registry can call it under its lock.
+    /// Queues a Tree `notification` (docs/wire-protocol.md#tree); synchronous, so the registry can call it under its
+    /// lock.
     func enqueue(_ notification: TreeNotification) {
         enqueue(method: notification.method.rawValue, params: notification.params)
     }

@@ -14,11 +14,11 @@ import SignalingSupport
 ///
 /// **ICE.** The simulated side is a *full ICE agent that trickles*, like Kurento Media Server: its answers carry
 /// session-level `a=ice-options:trickle`, no `a=ice-lite`, no candidates and no `a=end-of-candidates`
-/// (JSEP-SDP §2.3). Its candidates come back in ``MediaAnswer/candidates``, which ``RoomServer`` sends to the
-/// endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address`` per transport, on its
-/// own port, with the `mid` and index of its m-line and the answer's `ufrag`. The bundled m-lines share one
-/// transport, whose candidate is on the answer's tagged (first bundled) m-line (RFC 9143 §7.3); every other accepted
-/// m-line has its own. No socket is opened on those ports.
+/// (docs/sdp-jsep.md#transport-attributes). Its candidates come back in ``MediaAnswer/candidates``, which
+/// ``RoomServer`` sends to the endpoint's owner as `iceCandidate` notifications: one UDP host candidate on ``address``
+/// per transport, on its own port, with the `mid` and index of its m-line and the answer's `ufrag`. The bundled m-lines
+/// share one transport, whose candidate is on the answer's tagged (first bundled) m-line (RFC 9143 §7.3); every other
+/// accepted m-line has its own. No socket is opened on those ports.
 ///
 /// **Directions.** A publisher receives the client's media, and sends it back only with `doLoopback`; a
 /// subscriber sends the publisher's media. The answer intersects that with the offered direction.

@@ -3,15 +3,18 @@ import JSONRPC
 import RoomProtocol
 import SignalingSupport
 
-/// Every tree of a ``RoomServer``, with who may act on it (DESIGN §6: identity comes from the session).
+/// Every tree of a ``RoomServer``, with who may act on it (docs/architecture.md#identity: identity comes from the
+/// session).
 ///
 /// The session that creates a tree owns it: only it may set or remove the source, trickle the source's candidates,
 /// and release the tree. Any session may add sinks; a sink is its adder's (the tree's owner may remove it too).
-/// Checks and reservations happen synchronously under one lock before any `await` (DESIGN §6 re-entrancy); the
-/// media backend is called outside it, and an endpoint whose tree or sink went away meanwhile is released.
+/// Checks and reservations happen synchronously under one lock before any `await` (docs/architecture.md#identity,
+/// re-entrancy); the media backend is called outside it, and an endpoint whose tree or sink went away meanwhile is
+/// released.
 ///
 /// Each session's `iceCandidate` notifications go through its ``SessionOutbox`` (taken under the trees' lock,
-/// after it), so that they wait for a session in its reconnection window as Room's do (DESIGN §5).
+/// after it), so that they wait for a session in its reconnection window as Room's do
+/// (docs/architecture.md#server-sessions).
 final class TreeRegistry: Sendable {
     enum Phase: Sendable, Hashable { case creating, ready }
 

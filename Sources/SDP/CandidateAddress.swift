@@ -1,4 +1,4 @@
-/// Classification of a candidate's connection-address (RFC 8839 §5.1, JSEP-SDP §3.2).
+/// Classification of a candidate's connection-address (RFC 8839 §5.1, docs/sdp-jsep.md#candidate-grammar).
 public enum CandidateAddressKind: String, Hashable, Sendable, Codable {
     /// A dotted-quad IPv4 address.
     case ipv4
@@ -16,7 +16,7 @@ public enum CandidateAddressKind: String, Hashable, Sendable, Codable {
         self = kind
     }
 
-    /// The kind of the address whose UTF-8 bytes are `bytes` (the candidate parser's byte ranges, issue 9).
+    /// The kind of the address whose UTF-8 bytes are `bytes` (the candidate parser's byte ranges).
     init?(utf8 bytes: SDPBytes) {
         guard !bytes.isEmpty else { return nil }
         if bytes.contains(UInt8(ascii: ":")) {
@@ -65,7 +65,7 @@ public enum CandidateAddressKind: String, Hashable, Sendable, Codable {
     }
 
     /// RFC 4291 §2.2 text form: up to eight 1–4 digit hex groups, at most one `::`, an optional trailing
-    /// dotted quad, and an optional RFC 6874 `%zone` (seen as `fe80::1%eth0`, JSEP-SDP §5.9).
+    /// dotted quad, and an optional RFC 6874 `%zone` (seen as `fe80::1%eth0`, docs/sdp-jsep.md#real-world-sdp, item 9).
     static func isIPv6(_ input: SDPBytes) -> Bool {
         var bytes = input
         if let percent = bytes.firstIndex(of: UInt8(ascii: "%")) {

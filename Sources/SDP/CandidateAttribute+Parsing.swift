@@ -7,7 +7,7 @@ extension CandidateAttribute {
         self = try text.withUTF8 { Self.parse($0[...], mode: mode) }.get()
     }
 
-    /// Parses the bytes after `candidate:` (the SDP parser calls this on its byte ranges, issue 9).
+    /// Parses the bytes after `candidate:` (the SDP parser calls this on its byte ranges).
     static func parse(_ bytes: SDPBytes, mode: ParseMode) -> Result<CandidateAttribute, CandidateParseError> {
         do {
             return .success(try CandidateAttribute(bytes: bytes, mode: mode))

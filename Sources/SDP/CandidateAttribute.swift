@@ -1,7 +1,7 @@
 /// One ICE candidate, the RFC 8839 §5.1 `candidate-attribute` (plus the RFC 6544 `tcptype` extension).
 ///
-/// Extension pairs are kept in their original order, unknown ones included (JSEP-SDP §3.2), so that
-/// ``attributeValue`` reproduces a well-formed input line exactly. `tcptype`, `generation`, `ufrag`,
+/// Extension pairs are kept in their original order, unknown ones included (docs/sdp-jsep.md#candidate-grammar), so
+/// that ``attributeValue`` reproduces a well-formed input line exactly. `tcptype`, `generation`, `ufrag`,
 /// `network-id` and `network-cost` are read from those pairs.
 public struct CandidateAttribute: Hashable, Sendable, CustomStringConvertible {
     /// A `name value` extension pair after the candidate type and related address.
@@ -106,7 +106,7 @@ public struct CandidateAttribute: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: " ")
     }
 
-    /// `candidate:<value>`: the `RTCIceCandidateInit.candidate` form (JSEP-SDP §3.3).
+    /// `candidate:<value>`: the `RTCIceCandidateInit.candidate` form (docs/sdp-jsep.md#trickle-json).
     public var description: String { "candidate:" + attributeValue }
 }
 

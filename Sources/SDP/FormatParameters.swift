@@ -18,7 +18,7 @@ public struct FormatParameters: Hashable, Sendable, Codable {
     }
 
     /// The `key=value` pairs, split at `;` with surrounding spaces trimmed (`minptime=10; useinbandfec=1`
-    /// is common, JSEP-SDP §5.2). A parameter without `=` has a `nil` value.
+    /// is common, docs/sdp-jsep.md#real-world-sdp, item 2). A parameter without `=` has a `nil` value.
     public var pairs: [(key: String, value: String?)] {
         parameters.split(separator: ";").compactMap { piece in
             let trimmed = piece.drop(while: { $0 == " " })

@@ -1,4 +1,4 @@
-/// A trickled ICE candidate as signaled, the counterpart of W3C `RTCIceCandidateInit` (JSEP-SDP §3.3).
+/// A trickled ICE candidate as signaled, the counterpart of W3C `RTCIceCandidateInit` (docs/sdp-jsep.md#trickle-json).
 ///
 /// `candidate` is the attribute without `a=` and with `candidate:`; an empty string means
 /// end-of-candidates for the section (or, with neither `sdpMid` nor `sdpMLineIndex`, for all sections).

@@ -4,7 +4,7 @@
 /// interpret are not checked: RFC 8866 §5 says unknown attributes "MUST be ignored".
 ///
 /// The checks run on the line's bytes and accept exactly what ``Origin/init(lineValue:)``,
-/// ``Connection/init(lineValue:)`` and ``Bandwidth/init(lineValue:)`` accept, without building them (issue 9).
+/// ``Connection/init(lineValue:)`` and ``Bandwidth/init(lineValue:)`` accept, without building them.
 enum LineValidator {
     /// Why the line is malformed, or `nil` when it is acceptable. `fields` is scratch space.
     static func reason(type: UInt8, value: SDPBytes, mode: ParseMode, fields: inout [SDPBytes]) -> String? {

@@ -15,7 +15,8 @@ extension MediaDescription {
     }
 
     /// The RTP payload types of the `m=` line, in preference order. Empty for non-RTP protos, whose formats
-    /// are tokens (`webrtc-datachannel`) or, in the legacy `DTLS/SCTP 5000` form, a port (JSEP-SDP §5.8).
+    /// are tokens (`webrtc-datachannel`) or, in the legacy `DTLS/SCTP 5000` form, a port
+    /// (docs/sdp-jsep.md#real-world-sdp, item 8).
     public var payloadTypes: [Int] {
         guard proto.contains("RTP") else { return [] }
         return formats.compactMap { SDPGrammar.decimal($0, as: Int.self) }

@@ -3,7 +3,7 @@ public struct MediaDescription: SDPLineContainer, Hashable, Sendable {
     /// The media type token: `audio`, `video`, `application`, `image`, `text`, …
     public var kind: String
     /// The transport port. 0 means rejected, unless the section is bundle-only (RFC 9143 §7.5); 9 is the
-    /// trickle dummy port (JSEP-SDP §5.13).
+    /// trickle dummy port (docs/sdp-jsep.md#real-world-sdp, item 13).
     public var port: Int
     /// The optional port count of `m=video 49170/2 …`.
     public var portCount: Int?
@@ -38,7 +38,7 @@ public struct MediaDescription: SDPLineContainer, Hashable, Sendable {
         set { setAttribute("mid", value: newValue, present: newValue != nil) }
     }
 
-    /// `a=rtcp-mux` (RFC 5761 §5.1.3), required by WebRTC (JSEP-SDP §1.3).
+    /// `a=rtcp-mux` (RFC 5761 §5.1.3), required by WebRTC (docs/sdp-jsep.md#transport-attributes).
     public var rtcpMux: Bool {
         get { hasAttribute(named: "rtcp-mux") }
         set { setAttribute("rtcp-mux", value: nil, present: newValue) }

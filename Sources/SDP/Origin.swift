@@ -2,7 +2,7 @@
 public struct Origin: Hashable, Sendable, Codable {
     /// The user name, `-` when there is none.
     public var username: String
-    /// The session id. JSEP keeps it below 2^63; 19-digit values occur (JSEP-SDP §5.15).
+    /// The session id. JSEP keeps it below 2^63; 19-digit values occur (docs/sdp-jsep.md#real-world-sdp, item 15).
     public var sessionID: UInt64
     /// The session version, incremented on each new local description (JSEP §5.2.2).
     public var sessionVersion: UInt64

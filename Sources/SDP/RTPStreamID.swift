@@ -63,6 +63,6 @@ public enum SimulcastDirection: String, Hashable, Sendable, Codable {
     /// The writer receives this stream.
     case recv
 
-    /// The other side's view: send ↔ recv (JSEP-SDP §2.5, answering simulcast).
+    /// The other side's view: send ↔ recv (docs/sdp-jsep.md#answer-details, answering simulcast).
     public var reversed: SimulcastDirection { self == .send ? .recv : .send }
 }

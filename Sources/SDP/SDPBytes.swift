@@ -1,7 +1,7 @@
 /// A range of the UTF-8 bytes of the text being parsed.
 ///
 /// The parser works on byte ranges of one contiguous buffer and creates a `String` only for the values the
-/// model keeps (issue 9: a `Substring` per line and per field, and `String` round trips, cost most of the time).
+/// model keeps (a `Substring` per line and per field, and `String` round trips, cost most of the time).
 /// Every split happens at an ASCII byte, so each range of a valid `String` is valid UTF-8 and converts back to
 /// exactly the text it covers.
 typealias SDPBytes = Slice<UnsafeBufferPointer<UInt8>>

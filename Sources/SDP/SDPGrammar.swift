@@ -1,7 +1,7 @@
 /// Character classes and number parsing shared by the SDP and candidate parsers (RFC 8866 §9, RFC 8839 §5.1).
 enum SDPGrammar {
     /// RFC 8866 `token-char`: ALPHA / DIGIT and ``!#$%&'*+-.^_`{|}~``, as bit masks of the bytes 0–63 and
-    /// 64–127 (one shift and test per byte; the attribute-name checks run on every `a=` line, issue 9).
+    /// 64–127 (one shift and test per byte; the attribute-name checks run on every `a=` line).
     static func isTokenChar(_ byte: UInt8) -> Bool {
         let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x7FFF_FFFF_C7FF_FFFE
         if byte < 64 { return low >> UInt64(byte) & 1 != 0 }
@@ -10,7 +10,7 @@ enum SDPGrammar {
 
     /// `true` when `text` is a non-empty RFC 8866 token.
     static func isToken(_ text: some StringProtocol) -> Bool {
-        // The contiguous bytes when there are some: the generic index walk was the parser's top cost (issue 9).
+        // The contiguous bytes when there are some: the generic index walk was the parser's top cost.
         if let result = text.utf8.withContiguousStorageIfAvailable({ !$0.isEmpty && $0.allSatisfy(isTokenChar) }) {
             return result
         }

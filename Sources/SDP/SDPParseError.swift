@@ -1,6 +1,6 @@
 /// Why a session description could not be parsed, and where.
 ///
-/// Like the W3C `RTCError` with `errorDetail: "sdp-syntax-error"` (JSEP-SDP §1.3), it names the 1-based
+/// Like the W3C `RTCError` with `errorDetail: "sdp-syntax-error"` (docs/sdp-jsep.md#apply-errors), it names the 1-based
 /// physical line so that a developer can find the culprit in the original text.
 public struct SDPParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number in the input text.

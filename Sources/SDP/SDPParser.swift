@@ -8,7 +8,7 @@ import Darwin
 
 /// Parses RFC 8866 text into a ``SessionDescription``.
 ///
-/// Line handling follows JSEP-SDP §5.1: split on LF, strip one trailing CR, skip empty lines. See
+/// Line handling follows docs/sdp-jsep.md#sdp-grammar: split on LF, strip one trailing CR, skip empty lines. See
 /// ``ParseMode`` for what strict and lenient parsing accept.
 public enum SDPParser {
     /// A parsed description and, in lenient mode, the problems that were tolerated.
@@ -24,7 +24,7 @@ public enum SDPParser {
     /// Lines that may only appear before the first `m=` (RFC 8866 §5 session grammar).
     static let sessionOnlyTypes = LetterSet("vosuepztr")
 
-    /// A set of lowercase ASCII letters as a bit mask: a `Set<UInt8>` lookup hashed every line (issue 9).
+    /// A set of lowercase ASCII letters as a bit mask: a `Set<UInt8>` lookup hashed every line.
     struct LetterSet {
         let mask: UInt32
 
@@ -59,7 +59,7 @@ public enum SDPParser {
     }
 
     /// The parser proper, over the UTF-8 bytes of the text: lines and fields are index ranges, and a `String`
-    /// is made only for the values the model keeps (issue 9).
+    /// is made only for the values the model keeps.
     static func parseLines(_ bytes: UnsafeBufferPointer<UInt8>, mode: ParseMode) throws(SDPParseError) -> Result {
         var sessionLines: [SDPLine] = []
         sessionLines.reserveCapacity(lineCount(bytes, from: 0))

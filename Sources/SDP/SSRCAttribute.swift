@@ -1,6 +1,6 @@
 /// An `a=ssrc:<ssrc> <attribute>[:<value>]` attribute (RFC 5576 §4.1), such as `cname:…` or `msid:…`.
 public struct SSRCAttribute: Hashable, Sendable, Codable {
-    /// The synchronization source, a UInt32 (JSEP-SDP §5.5).
+    /// The synchronization source, a UInt32 (docs/sdp-jsep.md#real-world-sdp, item 5).
     public var ssrc: UInt32
     /// The source attribute name, such as `cname`, `msid`, `mslabel` or `label`.
     public var name: String

@@ -1,5 +1,5 @@
 /// Applying a trickled ``IceCandidate`` to a description, following the W3C addIceCandidate rules
-/// (JSEP-SDP §1.5, steps 1, 3, 5, 6, 7 and 8).
+/// (docs/sdp-jsep.md#trickle, steps 1, 3, 5, 6, 7 and 8).
 extension SessionDescription {
     /// Why a trickled candidate could not be applied.
     public enum CandidateTargetError: Error, Hashable, Sendable, CustomStringConvertible {

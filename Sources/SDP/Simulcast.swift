@@ -1,4 +1,5 @@
-/// An `a=simulcast:` attribute (RFC 8853 §5.1), also in the legacy draft-03 form (JSEP-SDP §5.4).
+/// An `a=simulcast:` attribute (RFC 8853 §5.1), also in the legacy draft-03 form (docs/sdp-jsep.md#real-world-sdp,
+/// item 4).
 ///
 /// RFC 8853: `a=simulcast:send 1,~4;2;3 recv c`. `;` separates streams, `,` separates alternatives within a
 /// stream, `~` marks a paused rid. Draft-03 (still seen): `a=simulcast: send rid=1,4;2;3 paused=4 recv rid=c`.

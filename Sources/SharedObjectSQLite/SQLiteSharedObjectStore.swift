@@ -9,7 +9,7 @@ import SharedObjectServer
 /// One table, `shared_objects(name PRIMARY KEY, version, data)`, with `data` as JSON text. A save keeps the
 /// higher version (an upsert guarded by `version`), so saves that overtake each other never go back in time.
 /// The database runs in WAL mode; every statement runs on the store's own serial queue, never on a cooperative
-/// thread (DESIGN §2: async code never blocks one).
+/// thread (docs/architecture.md#blocking-work: async code never blocks one).
 public final class SQLiteSharedObjectStore: SharedObjectStore {
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "KurentoSignaling.SQLiteSharedObjectStore")

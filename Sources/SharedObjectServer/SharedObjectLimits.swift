@@ -1,5 +1,5 @@
-/// What one session may do with shared objects (DESIGN §6: each refusal is a clear error). The codes are
-/// ``/SharedObjects/SharedObjectErrorCode``'s.
+/// What one session may do with shared objects (docs/wire-protocol.md#limits: each refusal is a clear error). The codes
+/// are ``/SharedObjects/SharedObjectErrorCode``'s.
 public struct SharedObjectLimits: Sendable, Hashable {
     /// Objects one session may be connected to at once; one more gets 1103. Default 100.
     public var maxObjectsPerSession: Int
@@ -10,7 +10,7 @@ public struct SharedObjectLimits: Sendable, Hashable {
     /// service's clock); more get -32000 "rate limited". `nil`: no limit. Default 100.
     public var maxUpdatesPerSecond: Int?
     /// Notifications waiting to be sent to one session; a session that falls further behind is closed with
-    /// 1008 (DESIGN §2: one slow consumer never slows the others). Default 1,000.
+    /// 1008 (docs/architecture.md#backpressure: one slow consumer never slows the others). Default 1,000.
     public var maxQueuedNotifications: Int
 
     /// Creates limits; every argument has its default.

@@ -3,7 +3,7 @@ import Logging
 import SharedObjects
 import SignalingSupport
 
-/// The server side of shared objects (issue 11), for any server built on ``/JSONRPC/JSONRPCServer``:
+/// The server side of shared objects, for any server built on ``/JSONRPC/JSONRPCServer``:
 ///
 /// ```swift
 /// let rpc = JSONRPCServer()

@@ -3,14 +3,15 @@ import Logging
 import SignalingSupport
 
 /// One remote shared object: a JSON object with string keys that every connected client sees change in the same
-/// order (issue 11). Get it from ``SharedObjectClient/object(_:)`` or ``SharedObjectClient/connect(_:persistent:)``.
+/// order. Get it from ``SharedObjectClient/object(_:)`` or ``SharedObjectClient/connect(_:persistent:)``.
 ///
 /// - **Snapshot.** ``data`` and ``version`` are the server's state as this client last applied it. They change
 ///   only with the server's versions, in version order (there is no optimistic local apply), so every client
 ///   converges to the same state. They are updated before the event is published.
 /// - **Setting.** ``setProperties(_:)`` returns the version the server gave the change; by then ``data``
 ///   includes it (the server sends the setter its update before the reply).
-/// - **Events.** ``events`` is multicast (DESIGN §2); the delegate face (``delegate``) is one more subscriber.
+/// - **Events.** ``events`` is multicast (docs/architecture.md#event-streams); the delegate face (``delegate``) is one
+///   more subscriber.
 /// - **Lifetime.** Its ``SharedObjectClient`` keeps an open object alive until it is closed (by ``close()`` or by
 ///   the server), and the object keeps its client alive.
 public final class SharedObject: Sendable {

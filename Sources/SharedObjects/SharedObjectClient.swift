@@ -8,7 +8,7 @@ struct ObjectEntry: Sendable {
     var retained: SharedObject?
 }
 
-/// The shared objects of one ``/JSONRPC/JSONRPCClient`` connection (issue 11): it routes the server's
+/// The shared objects of one ``/JSONRPC/JSONRPCClient`` connection: it routes the server's
 /// `sharedObject.*` notifications to the right ``SharedObject`` and re-syncs every open object when the
 /// connection comes back.
 ///

@@ -1,7 +1,7 @@
 import JSONRPC
 
 /// The error codes of the shared-object extension (documented in `Schemas/README.md`). Bad params answer
-/// -32602 naming the param, and too many updates -32000 "rate limited" (DESIGN §6).
+/// -32602 naming the param, and too many updates -32000 "rate limited" (docs/wire-protocol.md#error-codes).
 public enum SharedObjectErrorCode: Int, Sendable, Hashable, CaseIterable {
     /// `sharedObject.set`, `.send` on an object this session has not connected to.
     case notConnected = 1101

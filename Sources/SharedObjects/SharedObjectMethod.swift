@@ -1,5 +1,5 @@
-/// The shared-object extension's method names (DESIGN §4: new names that a stock Kurento server rejects with
-/// -32601). `Schemas/shared-objects.schema.json` describes every message.
+/// The shared-object extension's method names (docs/wire-protocol.md#compatibility: new names that a stock Kurento
+/// server rejects with -32601). `Schemas/shared-objects.schema.json` describes every message.
 public enum SharedObjectMethod: String, Sendable, Hashable, CaseIterable {
     /// Client → server: attach to an object (creating it), answered with its whole state.
     case connect = "sharedObject.connect"

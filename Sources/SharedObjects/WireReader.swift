@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// Reads the members of one wire object, failing with -32602 naming the param (DESIGN §6).
+/// Reads the members of one wire object, failing with -32602 naming the param (docs/wire-protocol.md#error-codes).
 struct WireReader {
     let members: [String: JSONValue]
     let context: String

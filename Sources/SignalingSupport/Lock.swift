@@ -9,7 +9,7 @@ import Darwin
 /// A mutual-exclusion lock backed by `pthread_mutex_t`.
 ///
 /// Swift's `Synchronization.Mutex` is futex-based on Linux and ThreadSanitizer does not model it, so every
-/// cross-thread state in this package is guarded by this lock instead (LWS-NOTES §6).
+/// cross-thread state in this package is guarded by this lock instead (docs/libwebsockets.md#sanitizers).
 public final class Lock: @unchecked Sendable {
     // @unchecked: the mutex is heap-allocated, never moved, and only touched through pthread calls,
     // which are themselves thread-safe.

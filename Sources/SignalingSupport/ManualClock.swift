@@ -1,4 +1,4 @@
-/// A ``SignalingClock`` that moves only when told to: the test clock of DESIGN §2.
+/// A ``SignalingClock`` that moves only when told to: the test clock of docs/architecture.md#time.
 ///
 /// Timers fire synchronously inside ``advance(by:)``, in deadline order (ties in scheduling order), on the
 /// caller's thread. A timer scheduled by a firing action runs in the same call if its deadline has come.

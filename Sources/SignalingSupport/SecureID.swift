@@ -1,7 +1,7 @@
 /// Identifier generation.
 ///
-/// Session ids are bearer credentials (DESIGN §6), so they come from `SystemRandomNumberGenerator`, which on
-/// Linux reads the kernel CSPRNG (`getrandom(2)`).
+/// Session ids are bearer credentials (docs/architecture.md#identity), so they come from `SystemRandomNumberGenerator`,
+/// which on Linux reads the kernel CSPRNG (`getrandom(2)`).
 public enum SecureID {
     /// A random identifier of `bits` bits (rounded up to whole bytes, at least 128), as lowercase hex.
     public static func hex(bits: Int = 128) -> String {
@@ -34,7 +34,7 @@ public enum SecureID {
     }
 }
 
-/// A thread-safe source of increasing integer ids (Kurento request ids are integers, PROTOCOL §0).
+/// A thread-safe source of increasing integer ids (Kurento request ids are integers, docs/wire-protocol.md#ids).
 public final class SequentialIDs: Sendable {
     private let counter: LockedValue<Int>
 

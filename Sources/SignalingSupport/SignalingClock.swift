@@ -20,7 +20,7 @@ public protocol TimerHandle: Sendable {
 }
 
 /// The injectable clock behind every timer in the package: request timeouts, retries, heartbeat, backoff,
-/// the reconnection window and watchdogs (DESIGN §2 "Time").
+/// the reconnection window and watchdogs (docs/architecture.md#time).
 ///
 /// Production code uses ``SystemClock``; tests use ``ManualClock`` and advance time by hand, so timing logic
 /// is tested in microseconds and deterministically.

@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// Why not one `asyncAfter` per timer: every JSON-RPC call schedules a timeout that is almost always cancelled
 /// within microseconds, and each `asyncAfter` woke libdispatch's manager thread to re-sort its own timer list
-/// (about 15 % of a pipelined client's CPU, issue 9). Here scheduling a later deadline than the armed one is a
+/// (about 15 % of a pipelined client's CPU). Here scheduling a later deadline than the armed one is a
 /// heap push under a lock, and cancelling touches only the timer's own lock. Due actions still run on a concurrent
 /// queue, as before.
 ///

@@ -1,5 +1,5 @@
 /// Counts events per key in fixed one-second windows on a ``SignalingClock``: the basis of the servers' rate
-/// limits (DESIGN §6). Thread-safe.
+/// limits (docs/wire-protocol.md#limits). Thread-safe.
 package final class WindowedRateCounter: Sendable {
     private struct Window {
         var start: ClockInstant

@@ -16,7 +16,7 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 }
 
 /// Runs `body`, failing with ``DeadlineExceeded`` when it takes longer than `timeout`. Tests synchronize on events
-/// through this instead of sleeping (DESIGN §7); `body` must respond to task cancellation.
+/// through this instead of sleeping (docs/testing.md#deadlines); `body` must respond to task cancellation.
 public func withDeadline<T: Sendable>(
     _ timeout: Duration = .seconds(10), _ what: String = "an event",
     _ body: @escaping @Sendable () async throws -> T
@@ -54,7 +54,7 @@ public func waitUntil(
     }
 }
 
-/// Whether this run is CI (`CI=true`): missing tools and corpora fail instead of skipping (DESIGN §7).
+/// Whether this run is CI (`CI=true`): missing tools and corpora fail instead of skipping (docs/testing.md#witnesses).
 public var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
 /// Multiplies every deadline: sanitizer runs (`make tsan`, `make asan`) are several times slower, so they set

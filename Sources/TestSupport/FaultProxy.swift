@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A fault-injecting TCP proxy on 127.0.0.1 (an ephemeral port) in front of a target port, for the resilience
-/// tests (DESIGN §1 TestSupport, issue 8). Each accepted connection is paired with a new connection to the target
+/// tests (docs/testing.md#fault-injection). Each accepted connection is paired with a new connection to the target
 /// and pumped both ways by two threads of its own (blocking sockets, never the cooperative pool).
 ///
 /// Faults, all reversible and applying to every connection, present and future:

@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// A scriptable WebSocket server on 127.0.0.1 written on raw TCP, for tests of how clients survive a hostile
-/// server (issue 8 item 6). It completes real RFC 6455 handshakes, then runs `script` for each accepted connection
-/// on a thread of its own, with a ``HostilePeer`` that can send what our own `WebSocketServer` refuses to:
-/// invalid UTF-8 text, binary frames, a 20 MB frame header, floods, abrupt closes.
+/// server (docs/testing.md#fault-injection). It completes real RFC 6455 handshakes, then runs `script` for each
+/// accepted connection on a thread of its own, with a ``HostilePeer`` that can send what our own `WebSocketServer`
+/// refuses to: invalid UTF-8 text, binary frames, a 20 MB frame header, floods, abrupt closes.
 public final class HostileWebSocketServer: Sendable {
     private let fd: Int32
     /// The ephemeral port it listens on.

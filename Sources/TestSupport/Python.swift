@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs `python3` (found through `PATH`) for the Python witnesses of DESIGN §7: `jsonschema` for the schemas,
-/// `websockets` as a third-party client.
+/// Runs `python3` (found through `PATH`) for the Python witnesses of docs/testing.md#witnesses: `jsonschema` for the
+/// schemas, `websockets` as a third-party client.
 public enum Python {
     /// `nil` when `python3` can import `module`, otherwise why it cannot (with the pip command that fixes it).
     /// Costs one short python process.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A python3 script spoken to over stdio in two turns, as the aiortc witnesses are (DESIGN §7): the script
-/// writes a first part ending with a marker line, reads our reply until end of file, then writes its verdict.
+/// A python3 script spoken to over stdio in two turns, as the aiortc witnesses are (docs/testing.md#witnesses): the
+/// script writes a first part ending with a marker line, reads our reply until end of file, then writes its verdict.
 public final class PythonDialogue {
     private let process = Process()
     private let input = Pipe()

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Validates JSON documents against JSON Schemas with Python `jsonschema`, the independent witness of DESIGN §7:
-/// all cases of a call go to ONE python process (`scripts/validate_jsonl.py`), as a JSONL file of
-/// (schema, ref, instance) lines. ``availability`` costs one short `python3 -c "import jsonschema"` per test process.
+/// Validates JSON documents against JSON Schemas with Python `jsonschema`, the independent witness of
+/// docs/testing.md#witnesses: all cases of a call go to ONE python process (`scripts/validate_jsonl.py`), as a JSONL
+/// file of (schema, ref, instance) lines. ``availability`` costs one short `python3 -c "import jsonschema"` per test
+/// process.
 ///
 /// When python3 or jsonschema is missing, ``availability`` says why. Tests use ``mustRun``: under `CI=true` a
 /// missing tool fails the test; elsewhere the test is skipped with that message.
@@ -51,7 +52,7 @@ public enum SchemaValidation {
         return url
     }()
 
-    /// Whether `CI=true` is set: missing tools then fail instead of skip (DESIGN §7).
+    /// Whether `CI=true` is set: missing tools then fail instead of skip (docs/testing.md#witnesses).
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// `nil` when python3 with jsonschema can run, otherwise the reason it cannot.
@@ -72,8 +73,8 @@ public enum SchemaValidation {
             line.removeLast()  // reopen the object to append the instance text verbatim
             lines += line + ",\"instance\":" + c.instanceJSON + "}\n"
         }
-        // The cases go to the script as a JSONL file (DESIGN §7), removed afterwards; unique per call, because
-        // several suites of one test process may validate at once.
+        // The cases go to the script as a JSONL file (docs/testing.md#witnesses), removed afterwards; unique per call,
+        // because several suites of one test process may validate at once.
         let name = "schema-cases-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).jsonl"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try Data(lines.utf8).write(to: file)

@@ -4,8 +4,9 @@ import RoomProtocol
 import SDP
 import SignalingSupport
 
-/// The Kurento Tree client: the NBMTreeClient counterpart (PROTOCOL §5), over a ``/JSONRPC/JSONRPCClient``. A tree
-/// broadcasts one source to many sinks; the server is usually a `RoomServer` on `/tree`.
+/// The Kurento Tree client: the NBMTreeClient counterpart (docs/wire-protocol.md#tree), over a
+/// ``/JSONRPC/JSONRPCClient``. A tree broadcasts one source to many sinks; the server is usually a `RoomServer` on
+/// `/tree`.
 ///
 /// ```swift
 /// let client = TreeClient(url: "ws://127.0.0.1:8443/tree")
@@ -64,7 +65,8 @@ public final class TreeClient: Sendable {
     /// The connection's current state.
     public var connectionState: ConnectionState { rpc.connectionState }
 
-    /// The `sessionId` the server last reported (PROTOCOL §0), if any. A bearer credential: do not log it.
+    /// The `sessionId` the server last reported (docs/wire-protocol.md#kurento-conventions), if any. A bearer
+    /// credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
 
     /// Publishes the event of one notification (in the receive loop, so events keep wire order).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// `strdup`ed C strings that must outlive the lws objects pointing at them (LWS-NOTES §3.4).
+/// `strdup`ed C strings that must outlive the lws objects pointing at them (docs/libwebsockets.md#lifetimes).
 /// Used only on the service thread; freed when the owner goes away.
 final class CStringStore {
     private var strings: [UnsafeMutablePointer<CChar>] = []

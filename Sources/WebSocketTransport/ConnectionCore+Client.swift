@@ -19,8 +19,9 @@ extension ConnectionCore {
             return
         }
         extraHeaders = configuration.headers
-        // lws copies address, path, host, origin and protocol during the call (LWS-NOTES §3.4), so these copies
-        // die with this function; only the local protocol name must live on, and the loop's table holds it.
+        // lws copies address, path, host, origin and protocol during the call (docs/libwebsockets.md#lifetimes), so
+        // these copies die with this function; only the local protocol name must live on, and the loop's table holds
+        // it.
         let strings = CStringStore()
         var ci = lws_client_connect_info()
         ci.context = loop.context
@@ -46,7 +47,7 @@ extension ConnectionCore {
             try? loop.submit { [self] in handshakeExpired(timeout) }
         }
         guard let wsi = withExtendedLifetime(strings, { lws_client_connect_via_info(&ci) }) else {
-            // No CONNECTION_ERROR callback follows a NULL return (LWS-NOTES §3.5).
+            // No CONNECTION_ERROR callback follows a NULL return (docs/libwebsockets.md#user-data).
             fail(.connectFailed("cannot start connecting to \(url.host) (\(address)):\(url.port)"))
             finish(reason: nil)
             loop.unregister(self)

@@ -4,7 +4,7 @@ import SignalingSupport
 import Foundation
 
 /// Inbound path: reassembly and size limit on the service thread, a bounded buffer with watermarks that drive
-/// `lws_rx_flow_control`, and the single consumer's `next()` (DESIGN §2 "Inbound backpressure").
+/// `lws_rx_flow_control`, and the single consumer's `next()` (docs/architecture.md#backpressure).
 extension ConnectionCore {
     /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
@@ -58,7 +58,7 @@ extension ConnectionCore {
     /// The consumer's next message; nil once the connection has ended and the buffer is drained.
     func nextMessage() async throws -> WebSocketMessage? {
         // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
-        // task on its executor, one thread hop per message of a pipelined burst (issue 9).
+        // task on its executor, one thread hop per message of a pipelined burst.
         if let (m, resume) = shared.withLock({ popBuffered(&$0) }) {
             if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
             return m

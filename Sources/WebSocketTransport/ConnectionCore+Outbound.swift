@@ -4,7 +4,7 @@ import SignalingSupport
 import Foundation
 
 /// Outbound path: sends enqueue without blocking, the service thread writes as many frames per WRITEABLE as the
-/// socket takes (LWS-NOTES §4.2a), and a queue above its byte limit closes the connection with 1008.
+/// socket takes (docs/libwebsockets.md#writes), and a queue above its byte limit closes the connection with 1008.
 extension ConnectionCore {
     /// Queues `message`; resumes when lws has taken its last frame.
     func send(_ message: WebSocketMessage) async throws {

@@ -14,7 +14,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     struct Outbound {
         /// `CLWS_PRE` bytes of headroom, then the payload: lws writes frame headers into the headroom and
-        /// client writes mask the payload in place, so this buffer is private (LWS-NOTES §3.9).
+        /// client writes mask the payload in place, so this buffer is private (docs/libwebsockets.md#writes).
         var buffer: [UInt8]
         var binary: Bool
         /// Called once, outside every lock: `nil` when lws has taken the last frame, else why it never will.
@@ -111,7 +111,8 @@ final class ConnectionCore: @unchecked Sendable {
         localClose = localClose ?? (WebSocketCloseCode.abnormal.rawValue, error.description)
     }
 
-    /// Maps lws's connection-error text to a typed error (OpenSSL 3's own text is unhelpful, LWS-NOTES §3.13).
+    /// Maps lws's connection-error text to a typed error (OpenSSL 3's own text is unhelpful,
+    /// docs/libwebsockets.md#tls).
     static func classify(_ text: String, verifyError: Int32? = nil) -> TransportError {
         if let code = verifyError {
             let detail = String(cString: X509_verify_cert_error_string(Int(code)))

@@ -1,7 +1,8 @@
 import CLibWebSockets
 
-/// The single lws callback of every protocol on every vhost: a named global function (LWS-NOTES §3.6).
-/// It finds the loop through the context user pointer and the connection through the wsi's opaque user data.
+/// The single lws callback of every protocol on every vhost: a named global function
+/// (docs/libwebsockets.md#named-functions). It finds the loop through the context user pointer and the connection
+/// through the wsi's opaque user data.
 func lwsCallback(
     _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
     _ input: UnsafeMutableRawPointer?, _ length: Int
@@ -44,7 +45,7 @@ private func handle(
         return 0
     case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
         // user = X509_STORE_CTX*, len = preverify_ok. Remember why OpenSSL refused the chain: lws reports only
-        // "SSL err 1" (LWS-NOTES §3.13). Returning 0 keeps OpenSSL's verdict.
+        // "SSL err 1" (docs/libwebsockets.md#tls). Returning 0 keeps OpenSSL's verdict.
         if length == 0, let user, let core, core.tlsVerifyError == nil {
             core.tlsVerifyError = X509_STORE_CTX_get_error(OpaquePointer(user))
         }

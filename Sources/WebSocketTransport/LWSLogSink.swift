@@ -17,7 +17,7 @@ import Glibc
 ///
 /// The emitter runs on the service thread, so it only copies the line and hands it to a serial queue that calls
 /// the logger: a slow log handler never holds up the loop, and no user code runs there or under a lock
-/// (DESIGN §2).
+/// (docs/architecture.md#blocking-work).
 final class LWSLogSink: Sendable {
     private struct State {
         var logger: Logger
@@ -105,7 +105,7 @@ private let currentSinkKey: pthread_key_t = {
     return key
 }()
 
-/// The lws log emitter: a named global function (LWS-NOTES rule 3).
+/// The lws log emitter: a named global function (docs/libwebsockets.md#rules, rule 3).
 private func lwsLogEmit(_ level: Int32, _ line: UnsafePointer<CChar>?) {
     guard let line, let sink = LWSLogSink.current else { return }
     sink.emit(level, line)

@@ -32,7 +32,7 @@ final class ServiceMailbox: @unchecked Sendable {
         var refusal: TransportError?
     }
     private let queued = LockedValue(Queued())
-    /// Guards `lws_cancel_service` against `lws_context_destroy` (LWS-NOTES rule 1).
+    /// Guards `lws_cancel_service` against `lws_context_destroy` (docs/libwebsockets.md#rules, rule 1).
     private let contextForWake = LockedValue<ContextHandle?>(nil)
 
     /// Jobs run per outermost callback before the loop services its sockets again.

@@ -1,4 +1,5 @@
-/// The errors of the WebSocket transport layer (DESIGN §3). Each description says what to do about it.
+/// The errors of the WebSocket transport layer (docs/architecture.md#error-types). Each description says what to do
+/// about it.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL could not be used (scheme, host or port).
     case invalidURL(String)

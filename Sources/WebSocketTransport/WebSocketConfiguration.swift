@@ -37,7 +37,7 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// Idle time after which the connection is dropped if nothing (not even a PONG) arrived.
     public var idleTimeout: Duration? = .seconds(40)
 
-    /// Creates the default limits (DESIGN §5).
+    /// Creates the default limits (docs/architecture.md#defaults).
     public init() {}
 }
 
@@ -59,8 +59,8 @@ public struct WebSocketClientConfiguration: Sendable {
     /// Creates the default client options.
     public init() {}
 
-    /// These options with `Authorization: Bearer <token>` replacing any `Authorization` header (DESIGN §6); the
-    /// options unchanged when `token` is nil.
+    /// These options with `Authorization: Bearer <token>` replacing any `Authorization` header
+    /// (docs/architecture.md#identity); the options unchanged when `token` is nil.
     public func authorized(by token: String?) -> WebSocketClientConfiguration {
         guard let token else { return self }
         var options = self
@@ -81,7 +81,7 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Time an accepted socket has to complete the upgrade before it is dropped (slowloris protection).
     public var handshakeTimeout: Duration = .seconds(5)
     /// Open connections allowed from one peer address; one more upgrade is refused with HTTP 429 before the
-    /// ``upgradeFilter`` runs (DESIGN §6 "max connections per IP"). `nil` (the default): no limit.
+    /// ``upgradeFilter`` runs (docs/wire-protocol.md#limits, "max connections per IP"). `nil` (the default): no limit.
     public var maxConnectionsPerAddress: Int?
     /// Subprotocols the server accepts besides none at all.
     public var subprotocols: [String] = []

@@ -96,7 +96,7 @@ public final class WebSocketConnection: Sendable {
 
     /// Queues one message without waiting for it to be written: for broadcasts, where one slow peer must not
     /// hold up the sender. A connection whose queue passes ``ConnectionLimits/maxOutboundBytes`` is closed with
-    /// 1008 (DESIGN §2).
+    /// 1008 (docs/architecture.md#backpressure).
     ///
     /// - Parameters:
     ///   - message: the text or binary message to send.

@@ -5,11 +5,13 @@ import SignalingSupport
 import Glibc
 #endif
 
-/// The libwebsockets event loop: one `lws_context` served by one dedicated thread (DESIGN §2).
+/// The libwebsockets event loop: one `lws_context` served by one dedicated thread
+/// (docs/architecture.md#service-thread).
 ///
 /// Every client and server in the process shares ``shared`` unless it is given another loop, so a thousand
 /// connections cost one thread. Other threads never call lws: they post closures to a locked mailbox and wake
-/// the service thread with `lws_cancel_service`, the one lws call that is safe from any thread (LWS-NOTES §3.8).
+/// the service thread with `lws_cancel_service`, the one lws call that is safe from any thread
+/// (docs/libwebsockets.md#threads).
 public final class WebSocketEventLoop: @unchecked Sendable {
     // @unchecked: the fields below the "service thread only" mark are touched only on the service thread
     // (inside lws callbacks, mailbox closures, or before the thread starts / after it ends). The fields above it
@@ -88,7 +90,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.timeout_secs = 20
-        // lws sizes its fd table from this; the process limit can be huge (LWS-NOTES §2, DESIGN §2).
+        // lws sizes its fd table from this; the process limit can be huge (docs/libwebsockets.md#service-loop,
+        // docs/architecture.md#service-thread).
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         info.fd_limit_per_thread = UInt32(min(max(UInt64(limit.rlim_cur), 1024), 65536))
@@ -247,7 +250,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Destroys the context, finishes what it held and frees the C memory lws pointed at (LWS-NOTES §3.4).
+    /// Destroys the context, finishes what it held and frees the C memory lws pointed at
+    /// (docs/libwebsockets.md#lifetimes).
     private func destroyContext() {
         lws_context_destroy(context)  // CLOSED / WSI_DESTROY callbacks fire in here
         context = nil
@@ -271,7 +275,7 @@ struct ContextHandle: @unchecked Sendable {
     let raw: OpaquePointer
 }
 
-/// The service thread's entry point: a named global function (LWS-NOTES §3.6).
+/// The service thread's entry point: a named global function (docs/libwebsockets.md#named-functions).
 private func serviceThreadEntry(_ arg: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     let loop = Unmanaged<WebSocketEventLoop>.fromOpaque(arg!).takeRetainedValue()
     loop.runServiceThread()

@@ -37,8 +37,9 @@ struct Media {
         try await peerManager.addICECandidate(candidate, for: Self.id(endpoint))
     }
 
-    /// Fresh offers after a rejoin (the server lost the session, DESIGN §5): the old connection of each endpoint
-    /// is closed and a new offer made; the answer is applied to it. RoomClient calls it on its own.
+    /// Fresh offers after a rejoin (the server lost the session, docs/architecture.md#room-recovery): the old
+    /// connection of each endpoint is closed and a new offer made; the answer is applied to it. RoomClient calls it on
+    /// its own.
     var offerProvider: OfferProvider {
         let peerManager = peerManager
         return OfferProvider(offer: { endpoint in

@@ -12,7 +12,8 @@ extension RoomJoin {
         var media = Media()
         var configuration = RoomClient.Configuration(connection.clientConfiguration(tool: "room-join"))
         configuration.failoverURLs = Array(urls.dropFirst())
-        // After a rejoin, what was published and subscribed is renegotiated with fresh offers (DESIGN §5).
+        // After a rejoin, what was published and subscribed is renegotiated with fresh offers
+        // (docs/architecture.md#room-recovery).
         if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)

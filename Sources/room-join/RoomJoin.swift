@@ -7,7 +7,7 @@ import RoomProtocol
 
 /// `room-join <ws-url> --room R --user U`: joins a Kurento room, prints the participants, waits for the
 /// participants it was told to expect, acts (messages), then prints every event until the connection ends or
-/// `--duration` has passed (issue 7 step 2). The run itself is in `RoomJoin+Run.swift`.
+/// `--duration` has passed. The run itself is in `RoomJoin+Run.swift`.
 @main
 struct RoomJoin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

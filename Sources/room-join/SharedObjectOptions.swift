@@ -1,7 +1,7 @@
 import CLISupport
 import ArgumentParser
 
-/// `--shared-object NAME` (issue 11): objects to connect once in the room, whose changes are printed.
+/// `--shared-object NAME`: objects to connect once in the room, whose changes are printed.
 struct SharedObjectOptions: ParsableArguments {
     @Option(name: .customLong("shared-object"),
             help: ArgumentHelp("Connect to the shared object NAME once in the room and print its state and every "

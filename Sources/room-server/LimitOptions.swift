@@ -1,8 +1,9 @@
 import ArgumentParser
 import RoomServer
 
-/// The `RoomServerLimits` (DESIGN §6) and the message size, as options. Defaults are the library's, except that a
-/// process facing the network limits each session to 100 requests per second (the library leaves that to embedders).
+/// The `RoomServerLimits` (docs/wire-protocol.md#limits) and the message size, as options. Defaults are the library's,
+/// except that a process facing the network limits each session to 100 requests per second (the library leaves that to
+/// embedders).
 struct LimitOptions: ParsableArguments {
     @Option(help: "Rooms that may exist at once; a join creating one more gets error 204. (default: no limit)")
     var maxRooms: Int?

@@ -8,7 +8,7 @@ import SharedObjectSQLite
 import SharedObjectServer
 import SignalingSupport
 
-/// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process (issue 6 step 4). The first stdout line
+/// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process. The first stdout line
 /// is the URL to dial; SIGINT or SIGTERM closes every session with 1001 and exits 0.
 @main
 struct RoomServerCommand: AsyncParsableCommand {

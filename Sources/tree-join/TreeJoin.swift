@@ -2,7 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 
-/// `tree-join <ws-url>`: creates a Kurento tree, sets its source and attaches N sinks (issue 10), each with an SDP
+/// `tree-join <ws-url>`: creates a Kurento tree, sets its source and attaches N sinks, each with an SDP
 /// offer from PeerManager (no real media) and trickle ICE both ways; stays until `--duration` has passed or SIGINT,
 /// then removes the sinks and the source and releases the tree. The run itself is in `TreeJoin+Run.swift`.
 @main

@@ -3,8 +3,8 @@ import JSONRPC
 import TestSupport
 import Testing
 
-/// The client's callback queue (issue 16 item 6): callbacks run one at a time, in order, outside every lock, and
-/// work a callback causes runs after it rather than inside it.
+/// The client's callback queue (docs/architecture.md#callbacks): callbacks run one at a time, in order, outside every
+/// lock, and work a callback causes runs after it rather than inside it.
 @Suite struct CallbackQueueTests {
     @Test func workQueuedByACallbackRunsAfterItNotInsideIt() {
         // Given an idle queue

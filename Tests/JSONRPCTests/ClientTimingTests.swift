@@ -3,7 +3,7 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// Timeouts, retries and cancellation on a ManualClock: no waiting on real time (DESIGN §2 "Time").
+/// Timeouts, retries and cancellation on a ManualClock: no waiting on real time (docs/architecture.md#time).
 @Suite struct ClientTimingTests {
     /// A client on a manual clock talking to a scripted raw peer.
     private func makeClient(timeout: Duration = .seconds(5), retries: Int = 1)

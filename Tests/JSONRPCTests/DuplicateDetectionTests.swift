@@ -100,7 +100,7 @@ import TestSupport
         let (server, runs) = countingServer()
         server.registerSpecificationExamples()
         try await link.withRawPeer(to: server) { peer async throws in
-            // Given the issue's batch: two subtract requests that share id 7
+            // Given a batch: two subtract requests that share id 7
             let subtracts = #"[{"jsonrpc":"2.0","id":7,"method":"subtract","params":[42,23]},"#
                 + #"{"jsonrpc":"2.0","id":7,"method":"subtract","params":[23,42]}]"#
 

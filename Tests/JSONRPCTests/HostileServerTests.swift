@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 import WebSocketTransport
 
-/// Issue 8 item 6: a `JSONRPCClient` against a server that misbehaves on purpose (``HostileWebSocketServer``,
-/// raw TCP, real sockets). Every call completes exactly once with a clear error, and nothing hangs.
+/// Hostile servers (docs/testing.md#fault-injection): a `JSONRPCClient` against a server that misbehaves on purpose
+/// (``HostileWebSocketServer``, raw TCP, real sockets). Every call completes exactly once with a clear error, and
+/// nothing hangs.
 @Suite struct HostileServerTests {
     /// A client of `server` with short timeouts (stretched for sanitizer runs) and no retries.
     func client(of server: HostileWebSocketServer, timeout: Duration = .milliseconds(400)) -> JSONRPCClient {

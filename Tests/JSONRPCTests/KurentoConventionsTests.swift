@@ -2,8 +2,9 @@ import JSONRPC
 import TestSupport
 import Testing
 
-/// PROTOCOL §0's convention table, checked on both sides: our server's real responses against
-/// `Schemas/kurento-conventions.schema.json` (by Python jsonschema), and our client against those same responses.
+/// The convention table of docs/wire-protocol.md#kurento-conventions, checked on both sides: our server's real
+/// responses against `Schemas/kurento-conventions.schema.json` (by Python jsonschema), and our client against those
+/// same responses.
 @Suite struct KurentoConventionsTests {
     struct Boom: Error, CustomStringConvertible { var description: String { "it broke" } }
 

@@ -2,9 +2,9 @@ import JSONRPC
 import TestSupport
 import Testing
 
-/// No user code runs under a lock of the client (issue 16 item 6): every public callback of `JSONRPCClient` may
-/// read the client and call it back. Each test would deadlock (and hit its deadline) if the callback ran under the
-/// client's lock.
+/// No user code runs under a lock of the client (docs/architecture.md#callbacks): every public callback of
+/// `JSONRPCClient` may read the client and call it back. Each test would deadlock (and hit its deadline) if the
+/// callback ran under the client's lock.
 @Suite struct ReentrantCallbackTests {
     static let patient = JSONRPCClient.Configuration(requestTimeout: .seconds(120), reconnect: .off, heartbeat: .off)
 

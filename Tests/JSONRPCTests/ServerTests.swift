@@ -87,7 +87,8 @@ import Testing
         let server = JSONRPCServer()
         let peer = RawPeer.connected(to: server)
 
-        // Then ping, connect and closeSession answer with PROTOCOL §0's exact replies
+        // Then ping, connect and closeSession answer with the exact replies of
+        // docs/wire-protocol.md#kurento-conventions
         #expect(try await peer.exchange(request("ping", id: 0, params: #"{"interval":3000}"#))
             == ["jsonrpc": "2.0", "id": 0, "result": ["value": "pong"]])
         let connected = try await peer.exchange(request("connect", id: 1))

@@ -2,9 +2,10 @@ import JSONRPC
 import TestSupport
 import Testing
 
-/// A subscriber that falls behind either gets every event or is told, once, that it lost some (issue 16 item 5):
-/// the delegate hears how many and goes on; an async sequence gets what it buffered, then `BroadcastOverflow`.
-/// The busy delegate holds a thread while it blocks: such tests take turns (`BlockingGate.withTurn`).
+/// A subscriber that falls behind either gets every event or is told, once, that it lost some
+/// (docs/architecture.md#event-streams): the delegate hears how many and goes on; an async sequence gets what it
+/// buffered, then `BroadcastOverflow`. The busy delegate holds a thread while it blocks: such tests take turns
+/// (`BlockingGate.withTurn`).
 @Suite struct SlowSubscriberTests {
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: JSONRPCClientDelegate {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A client that shares no code with this package, Python `websockets` sending raw JSON text
-/// (`scripts/python_echo_client.py`), against the built `jsonrpc-echo-server` example (DESIGN §7).
+/// (`scripts/python_echo_client.py`), against the built `jsonrpc-echo-server` example (docs/testing.md#witnesses).
 @Suite struct ThirdPartyClientTests {
     static let websocketsMissing = Python.missing("websockets")
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `observeNotifications(_:)` and `call(_:params:timeout:applying:)` run in the receive loop, so a layer above
-/// sees notifications and results in wire order (DESIGN §2).
+/// sees notifications and results in wire order (docs/architecture.md#callbacks).
 @Suite struct WireOrderHooksTests {
     struct Refused: Error {}
 

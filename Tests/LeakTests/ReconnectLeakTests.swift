@@ -4,7 +4,7 @@ import TestSupport
 import WebSocketTransport
 import Testing
 
-/// Leak checks after many reconnect cycles through TestSupport's FaultProxy (issue 8): descriptors before and
+/// Leak checks after many reconnect cycles through TestSupport's FaultProxy: descriptors before and
 /// after, streams finished, continuations resumed. Run alone by `make leaks` (the descriptor count is the
 /// process's), never by `make test`.
 @Suite(.serialized)

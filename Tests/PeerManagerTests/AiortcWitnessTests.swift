@@ -5,8 +5,8 @@ import SDP
 import Testing
 import TestSupport
 
-/// aiortc (Python) as an independent witness (DESIGN §7): it makes an offer, our AnswerBuilder answers, and
-/// aiortc's own setRemoteDescription must accept the answer. Skips without aiortc; fails under `CI=true`.
+/// aiortc (Python) as an independent witness (docs/testing.md#witnesses): it makes an offer, our AnswerBuilder answers,
+/// and aiortc's own setRemoteDescription must accept the answer. Skips without aiortc; fails under `CI=true`.
 @Suite struct AiortcWitnessTests {
     static let script = SDPFiles.packageRoot.appendingPathComponent("Tests/PeerManagerTests/Witness/aiortc_offerer.py")
 

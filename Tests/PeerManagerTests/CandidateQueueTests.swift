@@ -3,7 +3,7 @@ import SDP
 import Testing
 
 /// Trickle ICE through a connection: validation, queueing, flushing, end-of-candidates, local candidates
-/// (JSEP-SDP §1.5).
+/// (docs/sdp-jsep.md#trickle).
 @Suite struct CandidateQueueTests {
     static let host = "candidate:1 1 udp 2113929471 203.0.113.100 10100 typ host"
     static let host2 = "candidate:2 1 udp 2113929470 203.0.113.100 10102 typ host"

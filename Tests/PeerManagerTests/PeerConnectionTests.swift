@@ -2,7 +2,7 @@ import PeerManager
 import SDP
 import Testing
 
-/// Descriptions bookkeeping (JSEP-SDP §1.4), errors, rollback and glare.
+/// Descriptions bookkeeping (docs/sdp-jsep.md#descriptions), errors, rollback and glare.
 @Suite struct PeerConnectionTests {
     @Test func localOfferThenRemoteAnswerMovesPendingToCurrent() throws {
         var pc = PeerConnection()

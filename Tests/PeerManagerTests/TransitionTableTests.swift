@@ -2,7 +2,7 @@ import PeerManager
 import SDP
 import Testing
 
-/// Every cell of the JSEP-SDP §1.3 transition table, through the real `PeerConnection`.
+/// Every cell of the transition table of docs/sdp-jsep.md#transitions, through the real `PeerConnection`.
 @Suite struct TransitionTableTests {
     struct Cell: Sendable, CustomTestStringConvertible {
         var from: SignalingState

@@ -2,7 +2,8 @@ import JSONRPC
 import SignalingSupport
 import Testing
 
-/// DESIGN §5 backoff: 0.25 s doubling to 4 s, ±20 % jitter, capped by the server's window, within the budget.
+/// The backoff (docs/architecture.md#reconnect): 0.25 s doubling to 4 s, ±20 % jitter, capped by the server's window,
+/// within the budget.
 struct BackoffTests {
     let backoff = JSONRPCClient.Backoff()
 

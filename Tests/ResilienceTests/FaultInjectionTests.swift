@@ -154,7 +154,7 @@ struct FaultInjectionTests {
         _ = try await first.call("echo", params: [1])
         let sessionId = try #require(first.sessionId)
 
-        // When another socket sends connect{sessionId} (DESIGN §6)
+        // When another socket sends connect{sessionId} (docs/wire-protocol.md#sessions)
         let second = JSONRPCClient(url: listener.url, configuration: .init(reconnect: .off, heartbeat: .off))
         let reply = try await second.call("connect", params: ["sessionId": .string(sessionId)])
         #expect(reply == ["value": "reconnection successful", "sessionId": .string(sessionId)])

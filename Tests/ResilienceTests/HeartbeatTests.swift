@@ -3,8 +3,9 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// DESIGN §5 heartbeat on a ManualClock: `ping` with `{"interval": ms}` first, any reply proves liveness, no
-/// reply within one interval is a loss, the heartbeat restarts after a reconnect, and the RTT is measured.
+/// The heartbeat (docs/architecture.md#heartbeat) on a ManualClock: `ping` with `{"interval": ms}` first, any reply
+/// proves liveness, no reply within one interval is a loss, the heartbeat restarts after a reconnect, and the RTT is
+/// measured.
 struct HeartbeatTests {
     let clock = ManualClock()
     let transport = ScriptedTransport()

@@ -5,8 +5,8 @@ import RoomServer
 import TestSupport
 import Testing
 
-/// No user code runs under a lock of the client (issue 16 item 6): the offer provider a rejoin calls may read the
-/// room client and call it.
+/// No user code runs under a lock of the client (docs/architecture.md#callbacks): the offer provider a rejoin calls may
+/// read the room client and call it.
 @Suite(.serialized)
 struct OfferProviderReentrancyTests {
     @Test func theOfferProviderCanReadTheClientAndCallItDuringARejoin() async throws {

@@ -3,8 +3,8 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// DESIGN §5 server ping watchdog: 3 × the client's interval clamped to 1–60 s, armed by the first ping; a silent
-/// session is treated like a dropped socket.
+/// The server ping watchdog (docs/architecture.md#server-sessions): 3 × the client's interval clamped to 1–60 s, armed
+/// by the first ping; a silent session is treated like a dropped socket.
 struct PingWatchdogTests {
     let clock = ManualClock()
 

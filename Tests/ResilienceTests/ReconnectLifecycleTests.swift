@@ -3,8 +3,8 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// DESIGN §5 lifecycle on a ManualClock and in-memory connections: reconnect, resume, 40007, close codes, the
-/// budget, stop(), and the bounded queue. Runs in milliseconds.
+/// The lifecycle (docs/architecture.md#lifecycle) on a ManualClock and in-memory connections: reconnect, resume, 40007,
+/// close codes, the budget, stop(), and the bounded queue. Runs in milliseconds.
 struct ReconnectLifecycleTests {
     let clock = ManualClock()
     let transport = ScriptedTransport()
@@ -228,7 +228,8 @@ extension ReconnectLifecycleTests {
         await first.close(code: 1006, reason: "gone")
         try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
 
-        // When a call waits in the queue longer than its timeout (DESIGN §5: deadlines keep running)
+        // When a call waits in the queue longer than its timeout (docs/architecture.md#reconnect: deadlines keep
+        // running)
         let waiting = Task { try await client.call("queued") }
         try await waitUntil("the call's timer") { clock.pendingTimers >= 2 }
         clock.advance(by: .seconds(2))

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `room-join --publish` recovers from a server restart on its own: it rejoins and republishes through
-/// RoomClient's offer provider (issue 8).
+/// RoomClient's offer provider.
 @Suite(.serialized)
 struct RoomJoinRecoveryTests {
     /// `child`'s stdout lines up to and including the first one for which `predicate` holds.

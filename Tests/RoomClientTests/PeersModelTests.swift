@@ -5,7 +5,7 @@ import SDP
 import Testing
 
 /// The peers model follows the wire: each notification is applied before its event, and a call's result only
-/// after the notifications that preceded its response (DESIGN §2).
+/// after the notifications that preceded its response (docs/architecture.md#event-streams).
 @Suite("RoomClient peers model and event order")
 struct PeersModelTests {
     @Test("join returns the participants already in the room; unknown ids and the local user give nil")

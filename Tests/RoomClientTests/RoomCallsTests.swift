@@ -4,7 +4,7 @@ import RoomProtocol
 import SDP
 import Testing
 
-/// The calls' wire form and results, and how room errors surface (PROTOCOL §3–4).
+/// The calls' wire form and results, and how room errors surface (docs/wire-protocol.md#room-requests).
 @Suite("RoomClient calls")
 struct RoomCallsTests {
     @Test("publishVideo returns the server's sdpAnswer, not the offer (NBM bug 1); unpublish clears the stream")
@@ -45,7 +45,7 @@ struct RoomCallsTests {
         #expect(unsubscribe.params == ["sender": "bob_webcam"])
     }
 
-    @Test("sendICECandidate names the endpoint as PROTOCOL §3 does: own name to publish, the peer's to receive")
+    @Test("sendICECandidate names the endpoint as the Room protocol does: own name to publish, the peer's to receive")
     func iceEndpointNames() async throws {
         let room = RoomFixture()
         try await room.join()

@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 8 item 6: the built `room-join` binary (and so `RoomClient`) against a ``HostileWebSocketServer``. It
-/// never hangs or crashes: it exits within its `--timeout` budget with the documented code (3 cannot connect,
-/// 5 protocol error or timeout, 6 room closed after a successful join) and a clear message, in bounded memory.
+/// Hostile servers (docs/testing.md#fault-injection): the built `room-join` binary (and so `RoomClient`) against a
+/// ``HostileWebSocketServer``. It never hangs or crashes: it exits within its `--timeout` budget with the documented
+/// code (3 cannot connect, 5 protocol error or timeout, 6 room closed after a successful join) and a clear message, in
+/// bounded memory.
 @Suite("room-join against hostile servers")
 struct RoomJoinHostileServerTests {
     /// What a run must end with.

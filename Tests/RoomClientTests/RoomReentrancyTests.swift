@@ -3,8 +3,8 @@ import RoomClient
 import TestSupport
 import Testing
 
-/// No user code runs under a lock of the client (issue 16 item 6): the room client's delegate and completion
-/// closures may read it and call it back.
+/// No user code runs under a lock of the client (docs/architecture.md#callbacks): the room client's delegate and
+/// completion closures may read it and call it back.
 @Suite("RoomClient callbacks call back into the client")
 struct RoomReentrancyTests {
     /// A delegate that welcomes each participant with a chat message, reading the client as it does.

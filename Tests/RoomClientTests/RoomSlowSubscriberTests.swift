@@ -3,9 +3,9 @@ import RoomClient
 import TestSupport
 import Testing
 
-/// A room subscriber that falls behind either gets every event or is told, once, that it lost some (issue 16 item
-/// 5), and can resynchronize from the peers model, which already holds what it missed. The busy delegate holds a
-/// thread while it blocks: such tests take turns (`BlockingGate.withTurn`).
+/// A room subscriber that falls behind either gets every event or is told, once, that it lost some
+/// (docs/architecture.md#event-streams), and can resynchronize from the peers model, which already holds what it
+/// missed. The busy delegate holds a thread while it blocks: such tests take turns (`BlockingGate.withTurn`).
 @Suite("RoomClient slow subscribers")
 struct RoomSlowSubscriberTests {
     /// A delegate that blocks its thread in its first callback until the test opens its gate.

@@ -3,8 +3,8 @@ import SignalingSupport
 
 /// The server side of a ``LocalMessageConnection`` pair, driven by the test line by line: it reads the client's
 /// raw requests and sends raw text verbatim, so Kurento's quirks (`value` wrapping, `sessionId` everywhere, key
-/// order) reach the client exactly as PROTOCOL §3 shows them. It is also the client's ``MessageTransport``: the
-/// first connect gets the client end; a second connect fails like a refused socket.
+/// order) reach the client exactly as docs/wire-protocol.md#room shows them. It is also the client's
+/// ``MessageTransport``: the first connect gets the client end; a second connect fails like a refused socket.
 final class ScriptedRoomPeer: MessageTransport {
     /// A client request as received.
     struct Request: Sendable, CustomStringConvertible {

@@ -5,8 +5,8 @@ import SDP
 import TestSupport
 import Testing
 
-/// RoomClient against a scripted raw peer replaying the PROTOCOL §3 two-user session verbatim (issue 7).
-@Suite("RoomClient replays the PROTOCOL §3 two-user session")
+/// RoomClient against a scripted raw peer replaying the two-user session of docs/wire-protocol.md#room verbatim.
+@Suite("RoomClient replays the Room protocol's two-user session")
 struct TranscriptReplayTests {
     let transcript: TwoUserTranscript
 
@@ -49,7 +49,7 @@ struct TranscriptReplayTests {
 
     @Test("bob: joins beside a publishing alice, receives her (a candidate before the answer), leaves")
     func bob() async throws {
-        // Given bob's side, after which the server closes his socket (PROTOCOL §3)
+        // Given bob's side, after which the server closes his socket (docs/wire-protocol.md#room)
         let peer = ScriptedRoomPeer()
         let client = RoomClient(room: Room(username: "bob", roomName: "room1", url: "ws://transcript/room"),
                                 transport: peer, configuration: RoomFixture.patient)

@@ -1,8 +1,8 @@
 import Foundation
 import JSONRPC
 
-/// The PROTOCOL §3 two-user session from `RoomProtocolTests/Fixtures/two-user-transcript.jsonl` (one line per
-/// message: `{"session": who, "note"?: …, "message": …}`), with each message's raw text kept verbatim.
+/// The two-user session of docs/wire-protocol.md#room from `RoomProtocolTests/Fixtures/two-user-transcript.jsonl` (one
+/// line per message: `{"session": who, "note"?: …, "message": …}`), with each message's raw text kept verbatim.
 struct TwoUserTranscript {
     struct Line {
         let session: String

@@ -9,7 +9,7 @@ import TestSupport
 /// Three RoomClients against an in-process RoomServer over real sockets on 127.0.0.1, with the media negotiated
 /// through PeerManager and the simulated media backend. After every step one user sends a chat marker, and each
 /// user's events before it are compared whole: each event arrives once, in order, and nothing else arrives
-/// (DESIGN §7).
+/// (docs/testing.md#principles).
 @Suite struct RoomEndToEndTests {
     static let room = "e2e"
     let media = SimulatedMediaBackend()

@@ -7,7 +7,7 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// What a user received between two marker barriers (DESIGN §7).
+/// What a user received between two marker barriers (docs/testing.md#deadlines).
 struct Received: Equatable {
     /// The room events, in wire order, apart from `iceCandidate`.
     var events: [RoomEvent] = []

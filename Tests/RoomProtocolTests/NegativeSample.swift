@@ -2,7 +2,7 @@ import JSONRPC
 import RoomProtocol
 
 /// A message with a missing or mistyped member: both the schema and the Swift decoder must reject it, and the
-/// decoder must name the member (so a server can answer -32602 naming the param, DESIGN §6).
+/// decoder must name the member (so a server can answer -32602 naming the param, docs/wire-protocol.md#error-codes).
 struct NegativeSample: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case request(RoomMethod)

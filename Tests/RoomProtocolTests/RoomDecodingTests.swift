@@ -3,7 +3,7 @@ import RoomProtocol
 import Testing
 
 /// The Swift side of the wire: every sample survives encode → decode, and every negative sample is rejected with
-/// the member at fault named (DESIGN §6: -32602 names the param).
+/// the member at fault named (docs/wire-protocol.md#error-codes: -32602 names the param).
 @Suite struct RoomDecodingTests {
     @Test func requestsRoundTripThroughTheirParams() throws {
         for request in RoomSamples.requests {

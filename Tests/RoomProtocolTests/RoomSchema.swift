@@ -9,8 +9,8 @@ struct CaseLabelError: Error, CustomStringConvertible {
     var description: String { "schema case '\(label)' \(problem)" }
 }
 
-/// The Room schema and the one python run (DESIGN §7) that checks every case of this test target: the positive
-/// samples, the negative samples and the transcript, batched into a single JSONL on first use.
+/// The Room schema and the one python run (docs/testing.md#witnesses) that checks every case of this test target: the
+/// positive samples, the negative samples and the transcript, batched into a single JSONL on first use.
 enum RoomSchema {
     static let path = "Schemas/room-protocol.schema.json"
 

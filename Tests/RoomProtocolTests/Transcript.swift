@@ -2,8 +2,8 @@ import Foundation
 import JSONRPC
 import RoomProtocol
 
-/// The PROTOCOL §3 two-user session, transcribed into `Fixtures/two-user-transcript.jsonl`: one line per message,
-/// `{"session": who, "message": …, "note"?: …}`. Ids are per session, so responses match requests by
+/// The two-user session of docs/wire-protocol.md#room, transcribed into `Fixtures/two-user-transcript.jsonl`: one line
+/// per message, `{"session": who, "message": …, "note"?: …}`. Ids are per session, so responses match requests by
 /// (session, id).
 struct Transcript: Sendable {
     struct Line: Sendable {

@@ -2,7 +2,7 @@ import RoomProtocol
 import TestSupport
 import Testing
 
-/// PROTOCOL §3's two-user session (`Fixtures/two-user-transcript.jsonl`), message by message.
+/// The two-user session of docs/wire-protocol.md#room (`Fixtures/two-user-transcript.jsonl`), message by message.
 @Suite struct TranscriptTests {
     @Test func everyResponseAnswersAnEarlierRequestOfItsSession() throws {
         // Given the transcript, when each message is classified (responses by their request's id)

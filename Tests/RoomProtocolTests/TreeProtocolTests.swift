@@ -4,8 +4,8 @@ import RoomProtocol
 import TestSupport
 import Testing
 
-/// The Tree vocabulary (PROTOCOL §5): decoding names the member at fault, results read the code's keys, and
-/// `Schemas/tree-protocol.schema.json` agrees with the encoders (one python run for the whole test).
+/// The Tree vocabulary (docs/wire-protocol.md#tree): decoding names the member at fault, results read the code's keys,
+/// and `Schemas/tree-protocol.schema.json` agrees with the encoders (one python run for the whole test).
 @Suite struct TreeProtocolTests {
     static let schema = "Schemas/tree-protocol.schema.json"
 

@@ -3,7 +3,7 @@ import RoomServer
 import Testing
 import TestSupport
 
-/// DESIGN §6 re-entrancy: state is reserved before any `await`.
+/// Re-entrancy (docs/architecture.md#identity): state is reserved before any `await`.
 @Suite struct ConcurrentJoinTests {
     @Test func fiftyConcurrentJoinsOfOneNameGiveExactlyOneSuccess() async throws {
         // Given an authorizer that suspends, widening the window between check and commit

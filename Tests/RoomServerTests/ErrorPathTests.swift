@@ -5,7 +5,7 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// PROTOCOL §3 error codes and the DESIGN §6 gap codes.
+/// The error codes of docs/wire-protocol.md#room-errors and the gap codes of docs/wire-protocol.md#deviations.
 @Suite struct ErrorPathTests {
     let server = RoomServer(configuration: .init(media: TestMediaBackend()))
 

@@ -4,7 +4,8 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// DESIGN §5: a lost socket starts the reconnection window; when it ends the participant is evicted.
+/// docs/architecture.md#server-sessions: a lost socket starts the reconnection window; when it ends the participant is
+/// evicted.
 @Suite struct EvictionTests {
     @Test func droppedParticipantIsEvictedWhenTheWindowEnds() async throws {
         // Given alice and bob in a room on a manual clock with a 5 s window

@@ -5,10 +5,11 @@ import Testing
 import TestSupport
 import WebSocketTransport
 
-/// Issue 8 item 5: hostile clients against a real ``RoomServer`` on 127.0.0.1. Each attack gets a clear error or
-/// close code, the server stays up, and a bystander in another room sees nothing but its own marker.
-/// (Covered elsewhere, in-memory: malformed JSON -32700 and wrong types -32602 in ``ErrorPathTests``, a spoofed
-/// `sendMessage`, requests before joining, queued-candidate overflow 303, and the rate limit on a manual clock.)
+/// Hostile input (docs/wire-protocol.md#limits): hostile clients against a real ``RoomServer`` on 127.0.0.1. Each
+/// attack gets a clear error or close code, the server stays up, and a bystander in another room sees nothing but its
+/// own marker. (Covered elsewhere, in-memory: malformed JSON -32700 and wrong types -32602 in ``ErrorPathTests``, a
+/// spoofed `sendMessage`, requests before joining, queued-candidate overflow 303, and the rate limit on a manual
+/// clock.)
 @Suite struct HostileClientTests {
     /// A started server and a bystander alone in room "calm".
     struct Arena {

@@ -10,7 +10,7 @@ enum MediaOffers {
     static let fixtures = SchemaValidation.packageRoot.appendingPathComponent("Tests/SDPTests/Fixtures")
     static let corpus = SchemaValidation.packageRoot.appendingPathComponent("../shared/fixtures/sdp-transform")
         .standardizedFileURL
-    /// The aiortc witness script of PeerManagerTests (DESIGN §7).
+    /// The aiortc witness script of PeerManagerTests (docs/testing.md#witnesses).
     static let aiortcWitness = SchemaValidation.packageRoot
         .appendingPathComponent("Tests/PeerManagerTests/Witness/aiortc_offerer.py")
 

@@ -4,8 +4,8 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// DESIGN §5: a session in its reconnection window has its notifications queued in a bounded outbox; one more
-/// than the limit ends the session, so a `connect` naming it gets 40007.
+/// docs/architecture.md#server-sessions: a session in its reconnection window has its notifications queued in a bounded
+/// outbox; one more than the limit ends the session, so a `connect` naming it gets 40007.
 @Suite struct OutboxOverflowTests {
     @Test func roomOutboxOverflowEndsTheSession() async throws {
         // Given alice and bob in a room, with outboxes of 2 notifications, and bob's socket dropped

@@ -7,7 +7,7 @@ import WebSocketTransport
 
 /// A scripted raw client speaking wire JSON to a ``RoomServer`` over an in-memory connection: requests get integer
 /// ids, responses are matched by id, and notifications that arrive meanwhile are kept in order for
-/// ``notification(_:)``. Every wait has a deadline (DESIGN §7: no sleeps).
+/// ``notification(_:)``. Every wait has a deadline (docs/testing.md#deadlines: no sleeps).
 final class RoomPeer: Sendable {
     let connection: any MessageConnection
     private let ids = SequentialIDs()

@@ -3,7 +3,7 @@ import RoomServer
 import Testing
 import TestSupport
 
-/// DESIGN §7 independent witness: everything the server sends in a full session validates against
+/// An independent witness (docs/testing.md#witnesses): everything the server sends in a full session validates against
 /// `Schemas/room-protocol.schema.json` through Python `jsonschema` (one process for the whole test).
 @Suite struct SchemaWitnessTests {
     @Test(.enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))

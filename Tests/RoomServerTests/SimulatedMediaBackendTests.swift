@@ -16,7 +16,7 @@ import Testing
         let offered = try SessionDescription(parsing: offer)
         let parsed = try SessionDescription(parsing: answer.sdp)
         #expect(AnswerChecker.violations(offer: offered, answer: parsed) == [], "\(label)")
-        // A full ICE agent that trickles (JSEP-SDP §2.3): nothing inlined, no end, no lite.
+        // A full ICE agent that trickles (docs/sdp-jsep.md#transport-attributes): nothing inlined, no end, no lite.
         #expect(!parsed.iceLite && parsed.iceOptions == ["trickle"], "\(label)")
         #expect(parsed.media.allSatisfy { $0.candidates.isEmpty && !$0.endOfCandidates }, "\(label)")
         #expect(answer.candidates.map(\.sdpMLineIndex) == MediaOffers.transports(of: parsed), "\(label)")

@@ -7,8 +7,9 @@ import SDP
 import Testing
 import TestSupport
 
-/// The PROTOCOL §3 media exchange through a ``RoomServer`` with the real ``SimulatedMediaBackend``: answers are
-/// real SDP, server candidates arrive as `iceCandidate` notifications, client candidates reach the endpoints.
+/// The media exchange of docs/wire-protocol.md#room through a ``RoomServer`` with the real ``SimulatedMediaBackend``:
+/// answers are real SDP, server candidates arrive as `iceCandidate` notifications, client candidates reach the
+/// endpoints.
 @Suite struct SimulatedMediaFlowTests {
     let media = SimulatedMediaBackend()
     let server: RoomServer

@@ -5,9 +5,9 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// DESIGN §2: one member whose socket stops draining (a phone asleep, a process in a debugger) never slows the
-/// room. The others keep getting replies and chat; the stuck member is closed with 1008 once more notifications
-/// than the limit wait for it, or, if it drains in time, gets everything in order.
+/// docs/architecture.md#backpressure: one member whose socket stops draining (a phone asleep, a process in a debugger)
+/// never slows the room. The others keep getting replies and chat; the stuck member is closed with 1008 once more
+/// notifications than the limit wait for it, or, if it drains in time, gets everything in order.
 @Suite(.serialized) struct StuckMemberTests {
     /// How the stuck member stops reading.
     enum Stop: String, CaseIterable, CustomStringConvertible {

@@ -4,14 +4,14 @@ import RoomServer
 import Testing
 import TestSupport
 
-/// The PROTOCOL §3 two-user transcript (`Tests/RoomProtocolTests/Fixtures/two-user-transcript.jsonl`) replayed
-/// over real WebSockets: each client line is sent verbatim, and each server line must match what arrives.
+/// The two-user transcript of docs/wire-protocol.md#room (`Tests/RoomProtocolTests/Fixtures/two-user-transcript.jsonl`)
+/// replayed over real WebSockets: each client line is sent verbatim, and each server line must match what arrives.
 ///
 /// Values the transcript abbreviates or cannot know are matched by kind only: `sessionId` placeholders must map
 /// to one real id each, and SDP, candidate lines, `sdpMid` and `sdpMLineIndex` only need the right JSON type.
 /// Two adjustments, both marked in the fixture: lines noted "if …" describe something the transcript does not do
-/// and are skipped, and the second bob's join is played while the first bob is still in the room (PROTOCOL shows
-/// only its reply, which is only true then).
+/// and are skipped, and the second bob's join is played while the first bob is still in the room (the transcript in
+/// docs/wire-protocol.md#room shows only its reply, which is only true then).
 @Suite struct TranscriptReplayTests {
     struct Line {
         var session: String

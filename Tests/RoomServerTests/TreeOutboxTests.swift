@@ -4,10 +4,10 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// Tree (PROTOCOL §5) over real sockets: the server's `iceCandidate` notifications to a session in its
-/// reconnection window wait in its outbox, as Room's do (DESIGN §5), and are replayed on `connect{sessionId}`.
-/// (Here rather than in TreeTests: it drives the wire with ``RoomPeer`` and holds the backend with
-/// ``TestMediaBackend``.)
+/// Tree (docs/wire-protocol.md#tree) over real sockets: the server's `iceCandidate` notifications to a session in its
+/// reconnection window wait in its outbox, as Room's do (docs/architecture.md#server-sessions), and are replayed on
+/// `connect{sessionId}`. (Here rather than in TreeTests: it drives the wire with ``RoomPeer`` and holds the backend
+/// with ``TestMediaBackend``.)
 @Suite struct TreeOutboxTests {
     /// A server on a manual clock whose backend answers with 3 candidates, and a raw Tree client that created
     /// tree `t` and whose `setTreeSource` is held at the backend when its socket drops; then the backend answers.

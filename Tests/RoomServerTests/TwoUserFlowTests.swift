@@ -5,7 +5,7 @@ import SignalingSupport
 import Testing
 import TestSupport
 
-/// The PROTOCOL §3 two-user session, message by message, over in-memory connections.
+/// The two-user session of docs/wire-protocol.md#room, message by message, over in-memory connections.
 @Suite struct TwoUserFlowTests {
     let media = TestMediaBackend()
     let server: RoomServer

@@ -1,7 +1,7 @@
 import SDP
 import Testing
 
-/// RFC 8839 §5.1 + RFC 6544 candidate lines written for this suite (JSEP-SDP §3.2).
+/// RFC 8839 §5.1 + RFC 6544 candidate lines written for this suite (docs/sdp-jsep.md#candidate-grammar).
 @Suite struct CandidateGrammarTests {
     /// Valid lines; each must parse strictly and serialize back to exactly the same text.
     static let valid: [String] = [

@@ -3,7 +3,7 @@ import SDP
 import Testing
 
 /// The shared sdp-transform corpus, read in place from `../shared/fixtures/sdp-transform` relative to the
-/// package root (DESIGN §7: never copied into the repository).
+/// package root (docs/testing.md#witnesses: never copied into the repository).
 enum Corpus {
     /// The package root: the folder holding Package.swift, found by walking up from this file.
     static let packageRoot: URL = {
@@ -21,7 +21,7 @@ enum Corpus {
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Corpus tests run when the corpus is present, and also under `CI=true`, where a missing corpus fails
-    /// them instead of skipping (DESIGN §7).
+    /// them instead of skipping (docs/testing.md#witnesses).
     static var shouldRun: Bool { isAvailable || isCI }
 
     static let skipComment: Comment = "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"

@@ -1,7 +1,8 @@
 import SDP
 import Testing
 
-/// `IceCandidate` as `RTCIceCandidateInit`, and applying it to a description (JSEP-SDP §1.5, §3.3).
+/// `IceCandidate` as `RTCIceCandidateInit`, and applying it to a description (docs/sdp-jsep.md#trickle,
+/// docs/sdp-jsep.md#trickle-json).
 @Suite struct IceCandidateTests {
     static let offer = """
         v=0

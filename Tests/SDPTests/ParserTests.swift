@@ -1,7 +1,8 @@
 import SDP
 import Testing
 
-/// Line handling, strict rejections with line numbers, and the lenient mode (RFC 8866 §5, JSEP-SDP §5.1).
+/// Line handling, strict rejections with line numbers, and the lenient mode (RFC 8866 §5,
+/// docs/sdp-jsep.md#sdp-grammar).
 @Suite struct ParserTests {
     static let minimal = "v=0\no=- 1 1 IN IP4 0.0.0.0\ns=-\nt=0 0\nm=audio 9 RTP/AVP 0\na=sendrecv\n"
 

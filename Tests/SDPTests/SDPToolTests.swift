@@ -92,8 +92,8 @@ enum SDPToolBinary {
     }
 }
 
-/// Validates JSON documents with Python `jsonschema`, an independent witness (DESIGN §7): one process for
-/// all documents, fed as JSON lines. Skips without Python/jsonschema, fails under `CI=true`.
+/// Validates JSON documents with Python `jsonschema`, an independent witness (docs/testing.md#witnesses): one process
+/// for all documents, fed as JSON lines. Skips without Python/jsonschema, fails under `CI=true`.
 enum SchemaWitness {
     static func validate(_ documents: [Data], against schemaName: String) throws {
         let schema = Corpus.packageRoot.appendingPathComponent("Schemas/\(schemaName)").path

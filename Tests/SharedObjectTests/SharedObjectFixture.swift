@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 import WebSocketTransport
 
-/// Every text one client's connections sent and received, in order, for the schema witness (DESIGN §7).
+/// Every text one client's connections sent and received, in order, for the schema witness (docs/testing.md#witnesses).
 final class WireLog: Sendable {
     enum Direction: String, Sendable { case sent, received }
     let entries = LockedBox<[(direction: Direction, text: String)]>([])

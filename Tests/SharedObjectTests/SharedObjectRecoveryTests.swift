@@ -6,8 +6,8 @@ import SharedObjects
 import Testing
 import TestSupport
 
-/// Shared objects through the client's automatic recovery (DESIGN §5): a resumed session re-syncs by itself; after
-/// a rejoin into a fresh session, `resyncAll()` brings the room's objects back.
+/// Shared objects through the client's automatic recovery (docs/architecture.md#room-recovery): a resumed session
+/// re-syncs by itself; after a rejoin into a fresh session, `resyncAll()` brings the room's objects back.
 @Suite struct SharedObjectRecoveryTests {
     static let backoff = JSONRPCClient.Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400),
                                                 budget: .seconds(20))

@@ -3,8 +3,8 @@ import SharedObjects
 import Testing
 import TestSupport
 
-/// No user code runs under a lock of the object (issue 16 item 6): a shared object's delegate may read it and
-/// call it back.
+/// No user code runs under a lock of the object (docs/architecture.md#callbacks): a shared object's delegate may read
+/// it and call it back.
 @Suite struct SharedObjectReentrancyTests {
     /// A delegate that answers the first update it sees with a change of its own, reading the object as it does.
     final class EchoingDelegate: SharedObjectDelegate {

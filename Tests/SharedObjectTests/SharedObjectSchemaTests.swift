@@ -7,8 +7,9 @@ import Testing
 import TestSupport
 import WebSocketTransport
 
-/// DESIGN §7 independent witness: every shared-object message both sides sent in a session that uses every method,
-/// notification and error validates against `Schemas/shared-objects.schema.json` (one python process).
+/// An independent witness (docs/testing.md#witnesses): every shared-object message both sides sent in a session that
+/// uses every method, notification and error validates against `Schemas/shared-objects.schema.json` (one python
+/// process).
 @Suite struct SharedObjectSchemaTests {
     @Test(.enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))
     func everySharedObjectMessageValidates() async throws {

@@ -3,7 +3,7 @@ import Dispatch
 import TestSupport
 import Testing
 
-/// The heap behind `SystemClock` (issue 16 item 9): cancelled timers must not pile up until their deadlines.
+/// The heap behind `SystemClock` (docs/architecture.md#time): cancelled timers must not pile up until their deadlines.
 @Suite struct SystemTimerQueueTests {
     /// Uptime nanoseconds `delay` from now.
     static func deadline(in delay: Duration) -> UInt64 {

@@ -7,8 +7,8 @@ import TestSupport
 import Testing
 import TreeClient
 
-/// No user code runs under a lock of the client (issue 16 item 6): the tree client's completion closures and
-/// delegate may read it and call it back.
+/// No user code runs under a lock of the client (docs/architecture.md#callbacks): the tree client's completion closures
+/// and delegate may read it and call it back.
 @Suite("TreeClient callbacks call back into the client")
 struct TreeReentrancyTests {
     /// A delegate that releases the tree once it gets the source's candidate, reading the client as it does.

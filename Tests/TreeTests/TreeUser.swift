@@ -78,7 +78,7 @@ final class TreeUser: Sendable {
         return inbox.value.events.lazy.compactMap { Self.candidate(in: $0, for: endpoint, of: tree) }.first!
     }
 
-    /// The events before the first candidate for `marker` of `tree`, once that arrived (DESIGN §7 marker).
+    /// The events before the first candidate for `marker` of `tree`, once that arrived (docs/testing.md#deadlines).
     func events(before marker: TreeEndpoint, of tree: String) async throws -> [TreeEvent] {
         _ = try await firstCandidate(for: marker, of: tree)
         let events = inbox.value.events

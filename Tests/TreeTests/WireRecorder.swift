@@ -6,7 +6,7 @@ import Testing
 import WebSocketTransport
 
 /// Every message the Tree clients of one test sent and received, over real WebSockets, and their check against
-/// `Schemas/tree-protocol.schema.json` by the python witness (one process per test, DESIGN §7).
+/// `Schemas/tree-protocol.schema.json` by the python witness (one process per test, docs/testing.md#witnesses).
 final class WireRecorder: Sendable {
     /// One message: whether the client sent it, and its text.
     struct Message: Sendable {

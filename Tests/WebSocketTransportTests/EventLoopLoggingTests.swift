@@ -5,7 +5,7 @@ import Testing
 @testable import WebSocketTransport
 
 /// libwebsockets' own log lines reach the loop's swift-log `Logger`, and a context lws refuses is a thrown error
-/// with lws's reason in that log, never a crash (issue 16 item 7).
+/// with lws's reason in that log, never a crash (docs/libwebsockets.md#logging).
 @Suite struct EventLoopLoggingTests {
     /// A logger at `level` that keeps what it is given, and the handler to read it back from.
     static func capturingLogger(at level: Logger.Level) -> (Logger, InMemoryLogHandler) {

@@ -3,7 +3,7 @@ import Testing
 @testable import WebSocketTransport
 
 /// After `shutdown()` every entry point of a loop fails at once instead of waiting for a service thread that is
-/// gone (issue 16 item 7).
+/// gone (docs/libwebsockets.md#service-loop).
 @Suite struct EventLoopShutdownTests {
     /// A loop that has been shut down.
     static func shutDownLoop() async throws -> WebSocketEventLoop {

@@ -3,7 +3,7 @@ import Testing
 @testable import WebSocketTransport
 
 /// Where a `wss://` client finds the CAs it trusts: the system store as OpenSSL finds it, or the configured CA
-/// file instead (issue 16 item 7). Each test's client runs on a loop of its own, given its own environment.
+/// file instead (docs/libwebsockets.md#tls). Each test's client runs on a loop of its own, given its own environment.
 @Suite struct TLSTrustTests {
     /// A client loop that sees `environment` instead of the process's.
     static func loop(environment: [String: String]) throws -> WebSocketEventLoop {

@@ -4,7 +4,7 @@ import PeerManager
 import SDP
 import SignalingSupport
 
-/// SDP parse and serialize throughput and allocations, for `make bench` (issue 9, row 4).
+/// SDP parse and serialize throughput and allocations, for `make bench` (row 4 of its table).
 ///
 /// Usage: `SDPThroughput [--json] [OFFER_FILE] [CORPUS_DIR]` or `SDPThroughput --profile-parse N`
 /// - OFFER_FILE defaults to the Chrome-shaped 5.5 KB offer of the SDP tests; when it cannot be read, an offer made

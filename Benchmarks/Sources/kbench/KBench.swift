@@ -1,7 +1,7 @@
 import Foundation
 import RoomCluster
 
-/// The Swift side of `make bench` (issue 9). Benchmarks/run.py starts each mode as its own process.
+/// The Swift side of `make bench`. Benchmarks/run.py starts each mode as its own process.
 ///
 /// Servers print their URL as the first stdout line and serve until SIGTERM or SIGINT:
 /// - `kbench raw-server`: our transport's raw echo (every message sent back as it came, no JSON-RPC);

@@ -1,4 +1,4 @@
-"""Independent witness (DESIGN §7): aiortc makes an offer, then applies our answer.
+"""Independent witness (docs/testing.md#witnesses): aiortc makes an offer, then applies our answer.
 
 Protocol on stdio: prints the offer SDP followed by a line "END-OFFER"; reads the answer SDP from stdin until
 EOF; prints "accepted" and exits 0 when aiortc's setRemoteDescription succeeds, else prints the error and
