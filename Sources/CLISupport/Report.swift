@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// One thing a command-line tool (`room-join`, `tree-join`) reports on stdout: a readable line, or with `--json`
 /// one JSON object whose `event` member names it (`Schemas/cli-events.schema.json`,

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import SignalingSupport
 
 /// The delegate face of a client (docs/architecture.md#callbacks): the delegate, held weakly, and the task that feeds

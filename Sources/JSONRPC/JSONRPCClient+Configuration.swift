@@ -1,5 +1,5 @@
-import Logging
-import SignalingSupport
+public import Logging
+public import SignalingSupport
 
 extension JSONRPCClient {
     /// What happens when the connection drops (docs/architecture.md#reconnect).

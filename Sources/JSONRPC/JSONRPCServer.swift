@@ -1,5 +1,5 @@
-import Logging
-import SignalingSupport
+public import Logging
+public import SignalingSupport
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).

@@ -1,4 +1,4 @@
-import WebSocketTransport
+public import WebSocketTransport
 
 /// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
 /// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by

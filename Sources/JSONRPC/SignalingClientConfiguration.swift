@@ -1,6 +1,6 @@
-import Logging
-import SignalingSupport
-import WebSocketTransport
+public import Logging
+public import SignalingSupport
+public import WebSocketTransport
 
 /// The settings every typed signaling client over a ``JSONRPCClient`` shares (`RoomClient`, `TreeClient`): the
 /// JSON-RPC timing, the WebSocket and its bearer token, logging, the clock and the event buffer.

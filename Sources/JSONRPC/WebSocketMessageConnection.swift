@@ -1,5 +1,5 @@
 import Foundation
-import WebSocketTransport
+public import WebSocketTransport
 
 /// A ``MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
 /// JSON-RPC endpoints and the socket (docs/architecture.md#modules).

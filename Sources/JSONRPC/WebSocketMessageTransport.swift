@@ -1,4 +1,4 @@
-import WebSocketTransport
+public import WebSocketTransport
 
 /// A ``MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.
 public struct WebSocketMessageTransport: MessageTransport {

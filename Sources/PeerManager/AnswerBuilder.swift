@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// Builds the answer a media server gives to an offer (RFC 3264 §6, RFC 9143 §7.3, RFC 5763 §5;
 /// docs/sdp-jsep.md#offer-and-answer). The answerer is ICE-lite, or a full ICE agent that trickles

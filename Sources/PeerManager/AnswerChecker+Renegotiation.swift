@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 extension AnswerChecker {
     /// The descriptions in force when a subsequent offer renegotiates a session, named by role in the new

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// Checks an answer against its offer, reading both through the SDP parser's model only.
 public enum AnswerChecker {

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// What the answering (media-server) side supports and wants. By default the answerer is **ICE-lite**
 /// (docs/sdp-jsep.md#transport-attributes): session-level `a=ice-lite`, host candidates only, inlined in the answer

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// A description applied to a connection: its type and its parsed model (W3C `RTCSessionDescription`).
 public struct AppliedDescription: Hashable, Sendable {

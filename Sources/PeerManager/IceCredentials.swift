@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// An ICE username fragment and password (RFC 8839 §5.4: ufrag 4–256 ice-chars, pwd 22–256).
 public struct IceCredentials: Hashable, Sendable {

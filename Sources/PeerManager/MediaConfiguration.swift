@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// What an offer asks for: which sections, their directions, codecs and bandwidth.
 public struct MediaConfiguration: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// Builds a JSEP initial offer (RFC 8829 §5.2.1) from a ``MediaConfiguration``.
 ///

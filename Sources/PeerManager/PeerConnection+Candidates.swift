@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// Trickle ICE: remote candidates validated, queued and flushed; local candidates surfaced as events
 /// (docs/sdp-jsep.md#trickle).

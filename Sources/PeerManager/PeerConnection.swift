@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// One peer connection's JSEP signaling state machine: a synchronous, deterministic value type.
 ///

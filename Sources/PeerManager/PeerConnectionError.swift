@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// Why a peer-connection operation failed (docs/sdp-jsep.md#apply-errors, "errors raised while applying a
 /// description").

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// What a peer-connection operation produced, in order, for the application to signal or observe.
 public enum PeerConnectionEvent: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// The completion-closure face over the async API (docs/architecture.md#callbacks). Each call starts its own task, so
 /// calls are not ordered relative to each other; use the async API when order matters.

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 extension PeerManager {
     /// Makes a UDP host candidate on `address`:`port` for the first m-line of `id`'s local description (the

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// The registry of peer connections keyed by id: a thin actor over ``PeerConnection`` values.
 ///

@@ -1,4 +1,4 @@
-import SDP
+public import SDP
 
 /// What the registry reports, per connection id, in the order it happened.
 public enum PeerManagerEvent: Hashable, Sendable {

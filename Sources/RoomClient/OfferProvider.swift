@@ -1,4 +1,4 @@
-import RoomProtocol
+public import RoomProtocol
 
 /// Fresh SDP offers for the media a rejoin must restore, and the place their answers go: set it as
 /// ``RoomClient/Configuration/offerProvider`` to make republishing and resubscribing after a lost session

@@ -1,6 +1,6 @@
-import JSONRPC
-import RoomProtocol
-import SDP
+public import JSONRPC
+public import RoomProtocol
+public import SDP
 import SignalingSupport
 
 extension RoomClient {

@@ -1,7 +1,7 @@
-import JSONRPC
-import Logging
-import SignalingSupport
-import WebSocketTransport
+public import JSONRPC
+public import Logging
+public import SignalingSupport
+public import WebSocketTransport
 
 extension RoomClient {
     /// Client settings: those every signaling client shares (``common``, read and written as members of this

@@ -1,7 +1,7 @@
-import JSONRPC
+public import JSONRPC
 import Logging
-import RoomProtocol
-import SDP
+public import RoomProtocol
+public import SDP
 import SignalingSupport
 
 /// The NBMRoomClientDelegate counterpart (docs/wire-protocol.md#counterparts) for the room's events. Every method has

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 extension RoomClient {
     /// The JSON-RPC client under this room client, for extensions that share its session: shared objects

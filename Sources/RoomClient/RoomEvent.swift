@@ -1,6 +1,6 @@
-import JSONRPC
-import RoomProtocol
-import SDP
+public import JSONRPC
+public import RoomProtocol
+public import SDP
 
 /// Something that happened in the room: one per server notification, in wire order, plus the connection's state
 /// changes. By the time an event is published, ``RoomClient/peers`` already reflects it

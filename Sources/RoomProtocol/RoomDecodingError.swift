@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// A Room message whose params (or result) do not have the shape given in docs/wire-protocol.md#room-requests, naming
 /// the member at fault so that a server can answer -32602 with a message naming the param

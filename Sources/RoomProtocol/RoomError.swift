@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// A Room error: a ``RoomErrorCode`` with the server's message (docs/architecture.md#error-types). Servers throw
 /// ``errorObject``; clients build it from the ``/JSONRPC/RPCErrorObject`` or ``/JSONRPC/RPCError`` they got

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// One Room notification with its typed params: what a server sends and what a client dispatches on.
 ///

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// One Room request with its typed params: what a server dispatches on and what a client sends.
 ///

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// The result of a Room request, by method (docs/wire-protocol.md#room-requests): `value` on join, `sdpAnswer` on
 /// publish and receive, `{}` elsewhere, and whatever the application returns for `customRequest`.

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// A Tree error (docs/wire-protocol.md#tree): the server's `TreeException` (code 2) or an uncaught exception (-1), with
 /// the server's message. Unknown methods get -32601 from our server (Kurento's code 1), and bad params -32602: those

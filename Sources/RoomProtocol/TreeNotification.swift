@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// One Tree notification with its typed params (docs/wire-protocol.md#tree lists one: `iceCandidate`).
 public enum TreeNotification: Sendable, Hashable {

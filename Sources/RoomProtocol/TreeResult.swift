@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// The result of a Tree request, by method (docs/wire-protocol.md#tree).
 public enum TreeResult: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import RoomProtocol
+public import RoomProtocol
 
 /// One ICE candidate of a media endpoint, without the `endpointName` the wire adds (``MediaEndpointID`` knows it).
 public struct MediaCandidate: Sendable, Hashable {

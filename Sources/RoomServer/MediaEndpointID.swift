@@ -1,4 +1,4 @@
-import RoomProtocol
+public import RoomProtocol
 
 /// Names one media endpoint of a room: whose it is and what it carries.
 public struct MediaEndpointID: Sendable, Hashable, CustomStringConvertible {

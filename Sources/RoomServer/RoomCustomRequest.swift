@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// A `customRequest` as the application's handler sees it (docs/wire-protocol.md#room-requests: free-form params,
 /// app-defined result).

@@ -1,4 +1,4 @@
-import WebSocketTransport
+public import WebSocketTransport
 
 /// What the join authorizer of ``RoomServer/Configuration`` sees (docs/architecture.md#identity): who wants to join
 /// which room, and how the caller's connection was opened (a bearer token in `Authorization` or `?access_token=`, the

@@ -1,6 +1,6 @@
 import JSONRPC
 import Logging
-import RoomCluster
+public import RoomCluster
 import RoomProtocol
 import SharedObjectServer
 

@@ -1,8 +1,8 @@
-import JSONRPC
+public import JSONRPC
 import Logging
-import RoomCluster
+public import RoomCluster
 import RoomProtocol
-import SharedObjectServer
+public import SharedObjectServer
 import SignalingSupport
 
 /// An embeddable Kurento Room server (docs/wire-protocol.md#room, docs/wire-protocol.md#compatibility and

@@ -1,6 +1,6 @@
 import PeerManager
 import RoomProtocol
-import SDP
+public import SDP
 import SignalingSupport
 
 /// The default ``MediaBackend``: signaling-complete endpoints that carry no media, for tests, demos and clients

@@ -1,7 +1,7 @@
 import CSQLite
 import Dispatch
 import JSONRPC
-import SharedObjectServer
+public import SharedObjectServer
 
 /// A ``/SharedObjectServer/SharedObjectStore`` in one SQLite file (the system's libsqlite3), so persistent shared
 /// objects survive a restart: `room-server --shared-objects PATH`.

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// What an authorizer sees when a session asks to connect to an object.
 public struct SharedObjectAccess: Sendable {

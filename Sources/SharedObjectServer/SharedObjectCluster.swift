@@ -1,5 +1,5 @@
-import JSONRPC
-import SharedObjects
+public import JSONRPC
+public import SharedObjects
 
 /// Where the objects of a ``SharedObjectService`` are sequenced when several servers (the nodes of a room-server
 /// cluster) serve the same objects: each change gets its version there, atomically, and reaches every other server

@@ -1,5 +1,5 @@
 import JSONRPC
-import SharedObjects
+public import SharedObjects
 import SignalingSupport
 
 extension SharedObjectService {

@@ -1,7 +1,7 @@
-import JSONRPC
-import Logging
-import SharedObjects
-import SignalingSupport
+public import JSONRPC
+public import Logging
+public import SharedObjects
+public import SignalingSupport
 
 /// The server side of shared objects, for any server built on ``/JSONRPC/JSONRPCServer``:
 ///

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// One persistent object as a store keeps it.
 public struct StoredSharedObject: Sendable, Hashable {

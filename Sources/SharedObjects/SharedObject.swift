@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 import Logging
 import SignalingSupport
 

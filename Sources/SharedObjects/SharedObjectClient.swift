@@ -1,6 +1,6 @@
-import JSONRPC
-import Logging
-import SignalingSupport
+public import JSONRPC
+public import Logging
+public import SignalingSupport
 
 /// A table entry: it keeps its object alive only while it is open.
 struct ObjectEntry: Sendable {

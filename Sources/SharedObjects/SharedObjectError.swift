@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// The error codes of the shared-object extension (documented in `Schemas/README.md`). Bad params answer
 /// -32602 naming the param, and too many updates -32000 "rate limited" (docs/wire-protocol.md#error-codes).

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// What happens to one ``SharedObject``, in the order the client applied it. ``SharedObject/data`` is updated
 /// before the event is published.

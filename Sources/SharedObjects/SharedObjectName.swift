@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// Rules for object names: any non-empty string of at most ``maxLength`` UTF-8 bytes without control
 /// characters. A `room:` prefix scopes an object to a room's members: `room:<room>/<name>`.

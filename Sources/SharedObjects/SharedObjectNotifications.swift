@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// `sharedObject.update` params: `{name, version, changed}`. `changed` holds only the keys this version changed,
 /// with their new values; `null` means the key was removed.

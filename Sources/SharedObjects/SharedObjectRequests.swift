@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// `sharedObject.connect` params: `{name, persistent?}` (`persistent` defaults to false).
 public struct SharedObjectConnectParams: Sendable, Hashable {

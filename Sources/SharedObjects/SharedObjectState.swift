@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 /// An object's whole state at one version: the `sharedObject.connect` result
 /// (`{name, version, persistent, data}`, plus the `sessionId` a Kurento-convention server adds).

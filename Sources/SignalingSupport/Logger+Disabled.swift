@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 extension Logger {
     /// A logger labelled `label` that discards every message: the default logger of every client, server and event

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A product of this package's build (an executable next to the test bundle) run as a child process. Its stdout
 /// arrives line by line as it is written, its stderr is kept whole; both pipes are read on threads of their own,

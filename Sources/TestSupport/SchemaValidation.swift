@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Validates JSON documents against JSON Schemas with Python `jsonschema`, the independent witness of
 /// docs/testing.md#witnesses: all cases of a call go to ONE python process (`scripts/validate_jsonl.py`), as a JSONL

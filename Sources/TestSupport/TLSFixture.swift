@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A throw-away CA and a server certificate signed by it, made with the `openssl` command line tool.
 public struct TLSFixture: Sendable {

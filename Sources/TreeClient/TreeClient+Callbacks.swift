@@ -1,6 +1,6 @@
-import JSONRPC
-import RoomProtocol
-import SDP
+public import JSONRPC
+public import RoomProtocol
+public import SDP
 
 /// The completion-closure faces of ``connect()`` and ``disconnect()`` (`connect(completion:)`,
 /// `disconnect(completion:)`) come with ``JSONRPC/SignalingClient``.

@@ -1,6 +1,6 @@
 import JSONRPC
-import RoomProtocol
-import SDP
+public import RoomProtocol
+public import SDP
 
 extension TreeClient {
     /// Opens the connection, unless connected already. Calls connect on their own, so this is optional.

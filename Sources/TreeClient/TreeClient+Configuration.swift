@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 
 extension TreeClient {
     /// Client settings: the ones every signaling client shares, with the same defaults as `RoomClient`'s.

@@ -1,7 +1,7 @@
-import JSONRPC
+public import JSONRPC
 import Logging
-import RoomProtocol
-import SDP
+public import RoomProtocol
+public import SDP
 import SignalingSupport
 
 /// The NBMTreeClientDelegate counterpart (docs/wire-protocol.md#tree) for the client's events. Every method has an

@@ -1,6 +1,6 @@
-import JSONRPC
-import RoomProtocol
-import SDP
+public import JSONRPC
+public import RoomProtocol
+public import SDP
 
 /// Something the Tree server told a ``TreeClient``, or a change of its connection.
 public enum TreeEvent: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import CLibWebSockets
-import Logging
+public import Logging
 import SignalingSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import Logging
-import SignalingSupport
+public import Logging
+public import SignalingSupport
 
 /// Settings of a ``WebSocketEventLoop``.
 public struct WebSocketEventLoopConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One complete WebSocket message: fragments are reassembled before delivery.
 public enum WebSocketMessage: Sendable, Hashable {
