@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 import SignalingSupport
 
 /// The delegate face of a client (docs/architecture.md#callbacks): the delegate, held weakly, and the task that feeds
