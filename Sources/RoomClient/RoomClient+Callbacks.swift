@@ -3,11 +3,11 @@ public import RoomProtocol
 public import SDP
 
 /// The completion-closure faces of ``connect()`` and ``disconnect()`` (`connect(completion:)`,
-/// `disconnect(completion:)`) come with ``JSONRPC/SignalingClient``.
+/// `disconnect(completion:)`) come with ``/JSONRPC/SignalingClient``.
 extension RoomClient: SignalingClient {}
 
 /// The completion-closure face: each method starts the async call and runs `completion` exactly once, on no
-/// particular thread, with the result or the error (``RoomProtocol/RoomError`` or ``JSONRPC/RPCError``).
+/// particular thread, with the result or the error (``/RoomProtocol/RoomError`` or ``/JSONRPC/RPCError``).
 extension RoomClient {
     /// Completion-closure face of ``join(dataChannels:)``.
     public func join(dataChannels: Bool = false, completion: @escaping @Sendable (Result<[Peer], any Error>) -> Void) {

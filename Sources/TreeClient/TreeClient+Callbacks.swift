@@ -3,11 +3,11 @@ public import RoomProtocol
 public import SDP
 
 /// The completion-closure faces of ``connect()`` and ``disconnect()`` (`connect(completion:)`,
-/// `disconnect(completion:)`) come with ``JSONRPC/SignalingClient``.
+/// `disconnect(completion:)`) come with ``/JSONRPC/SignalingClient``.
 extension TreeClient: SignalingClient {}
 
 /// The completion-closure face: each method starts the async call and runs `completion` exactly once, on no
-/// particular thread, with the result or the error (``RoomProtocol/TreeError`` or ``JSONRPC/RPCError``). Unlike
+/// particular thread, with the result or the error (``/RoomProtocol/TreeError`` or ``/JSONRPC/RPCError``). Unlike
 /// NBMTreeClient's `setSource:`, failures are reported too.
 extension TreeClient {
     /// Completion-closure face of ``createTree(id:)``: the result is the tree's id.

@@ -71,7 +71,7 @@ extension TreeClient {
         try await request(.addIceCandidate(message)) { _ in }
     }
 
-    /// Sends `request` and hands its decoded result to `read`; Tree codes become ``RoomProtocol/TreeError``.
+    /// Sends `request` and hands its decoded result to `read`; Tree codes become ``/RoomProtocol/TreeError``.
     @discardableResult
     func request<T: Sendable>(_ request: TreeRequest, requestedId: Bool = false,
                               read: @escaping @Sendable (TreeResult) -> T) async throws -> T {

@@ -3,7 +3,7 @@ import RoomClient
 import RoomProtocol
 import SDP
 
-/// The SDP side of `--publish`, `--receive` and `--receive-all`: offers from a ``PeerManager/PeerManager`` (no
+/// The SDP side of `--publish`, `--receive` and `--receive-all`: offers from a ``/PeerManager/PeerManager`` (no
 /// real media is captured or sent), the server's answers applied, and its ICE candidates added.
 struct Media {
     private let peerManager = PeerManager()
