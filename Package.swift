@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // `make docs` only (swift package generate-documentation); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -73,6 +74,7 @@ let package = Package(
             dependencies: [
                 "WebSocketTransport", "SignalingSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -215,7 +217,11 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONRPCTests",
-            dependencies: ["JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport"],
+            dependencies: [
+                "JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
