@@ -164,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "RoomCluster", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
+                "RoomServer", "RoomCluster", "JSONRPC", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -245,6 +245,8 @@ let package = Package(
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
                 "TestSupport", "RoomClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

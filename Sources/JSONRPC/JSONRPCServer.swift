@@ -1,5 +1,6 @@
 public import Logging
 public import SignalingSupport
+import Tracing
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
@@ -155,6 +156,12 @@ public final class JSONRPCServer: Sendable {
     }
 
     private func serveHere(_ connection: any MessageConnection) async {
+        // The connection's trace: the caller's `traceparent`, else a new one. Every task started from here (the
+        // handlers) inherits it, so one connection's log lines share a trace id from the upgrade on.
+        await ServiceContext.withValue(Self.traceContext(of: connection)) { await serveTraced(connection) }
+    }
+
+    private func serveTraced(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
         let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
             self?.endSession(session)

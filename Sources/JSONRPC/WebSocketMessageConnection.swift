@@ -21,6 +21,9 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// (``/WebSocketTransport/WebSocketEventLoopExecutor``).
     public var executor: (any TaskExecutor)? { webSocket.executor }
 
+    /// The upgrade request's captured headers (a server-side connection's; empty for a client's).
+    public var openingHeaders: [String: String] { webSocket.request?.headers ?? [:] }
+
     /// Sends `text` as one text message; returns once the transport has taken it.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
     public func send(_ text: String) async throws {

@@ -13,6 +13,10 @@ extension ConnectionCore {
         ("cookie", WSI_TOKEN_HTTP_COOKIE), ("x-forwarded-for", WSI_TOKEN_X_FORWARDED_FOR),
     ]
 
+    /// W3C Trace Context headers, captured for every upgrade so that servers can continue the caller's trace
+    /// (docs/operations.md#tracing).
+    private static let traceHeaders = ["traceparent", "tracestate"]
+
     private static func string(_ buffer: [CChar], length: Int32) -> String {
         String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -29,7 +33,7 @@ extension ConnectionCore {
         for (name, token) in Self.standardHeaders {
             if let value = copy(token) { headers[name] = value }
         }
-        for name in server.configuration.extraHeaderNames {
+        for name in Self.traceHeaders + server.configuration.extraHeaderNames {
             let key = Array((name.lowercased() + ":").utf8CString)
             let n = key.withUnsafeBufferPointer { k in
                 lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), k.baseAddress, Int32(k.count - 1))

@@ -85,7 +85,9 @@ public struct WebSocketServerConfiguration: Sendable {
     public var maxConnectionsPerAddress: Int?
     /// Subprotocols the server accepts besides none at all.
     public var subprotocols: [String] = []
-    /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set.
+    /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set (which
+    /// includes `authorization`, `origin`, `host`, `user-agent`, `cookie`, `x-forwarded-for`, `traceparent` and
+    /// `tracestate`).
     public var extraHeaderNames: [String] = []
     /// A quick first look at each upgrade (routing by path, say), answered with an HTTP status. It runs on the
     /// event loop's service thread, where every connection is served: it must be fast, must not block and must
