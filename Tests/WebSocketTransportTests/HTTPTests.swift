@@ -225,6 +225,39 @@ import Testing
         await server.shutdown()
     }
 
+    @Test func pipelinedRequestsAreAnsweredInOrderAfterASlowOne() async throws {
+        let entered = Gate(), release = Gate()
+        let server = try await Self.server { request in
+            if request.path == "/slow" {
+                entered.open()
+                await release.wait()
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "answer \(request.path)")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        // Both requests in one write: the second waits in the socket while the first one's handler runs.
+        try client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try await withDeadline(.seconds(10), "handler entered") { await entered.wait() }
+        release.open()
+        #expect(try await Self.response(client)?.body == Array("answer /slow".utf8))
+        #expect(try await Self.response(client)?.body == Array("answer /next".utf8))
+        await server.shutdown()
+    }
+
+    @Test func aKeptAliveSocketCanStillUpgrade() async throws {
+        var configuration = WebSocketServerConfiguration()
+        configuration.httpHandler = { _ in HTTPResponse(status: 204) }
+        let server = try await WebSocketServer.start(configuration)
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/readyz")
+        #expect(try await Self.response(client)?.status == 204)
+
+        try client.tcp.sendUpgradeRequest(path: "/after-http")
+        let accepted = try await firstConnection(server)
+        #expect(accepted.request?.path == "/after-http")
+        await server.shutdown()
+    }
+
     @Test func withoutAHandlerPlainHTTPStillGets426() async throws {
         let server = try await WebSocketServer.start()
         let client = try RawHTTPClient(port: server.port)
