@@ -51,7 +51,8 @@ public final class RawHTTPClient: Sendable {
             defer { bytes = [] }
             return bytes
         }
-        let (response, rest) = await withCheckedContinuation { (continuation: CheckedContinuation<(RawHTTPResponse?, [UInt8]), Never>) in
+        typealias Outcome = (RawHTTPResponse?, [UInt8])
+        let (response, rest) = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             Thread.detachNewThread {
                 continuation.resume(returning: Self.read(fd, buffered: start, toHEAD: toHEAD))
             }
@@ -96,7 +97,8 @@ public final class RawHTTPClient: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
         }
         var rest = Array(bytes[(headEnd! + separator.count)...])
         let noBody = toHEAD || status == 204 || status == 304 || (100..<200).contains(status)

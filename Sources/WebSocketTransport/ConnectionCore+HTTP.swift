@@ -67,7 +67,8 @@ extension ConnectionCore {
         // lws starts no request before the previous one completed; a second one here would be a bug in this file.
         guard httpExchange == nil else { return -1 }
 
-        let (method, uriToken) = Self.httpMethods.first { lws_hdr_total_length(wsi, $0.1) > 0 } ?? ("GET", WSI_TOKEN_GET_URI)
+        let (method, uriToken) = Self.httpMethods.first { lws_hdr_total_length(wsi, $0.1) > 0 }
+            ?? ("GET", WSI_TOKEN_GET_URI)
         let contentLength = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
         let declaresBody = contentLength > 0 || Self.header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil
         guard method == "GET" || method == "HEAD" else {
@@ -146,9 +147,15 @@ extension ConnectionCore {
     private func startResponse(_ response: HTTPResponse, _ exchange: HTTPExchange, _ wsi: OpaquePointer) {
         exchange.task = nil
         exchange.phase = .writing
-        let (head, body) = Self.encode(response, isHead: exchange.isHead, closing: false, wsi)
-            ?? Self.encode(HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
-                                        body: "the response headers do not fit\n"), isHead: exchange.isHead, closing: false, wsi)!
+        let fallback = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
+                                    body: "the response headers do not fit\n")
+        guard let (head, body) = Self.encode(response, isHead: exchange.isHead, closing: false, wsi)
+                ?? Self.encode(fallback, isHead: exchange.isHead, closing: false, wsi)
+        else {
+            // Cannot happen (the buffer is sized for the headers); close rather than leave the request hanging.
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            return
+        }
         exchange.head = head
         exchange.body = body
         // Reading resumes first: lws 4.1.6 hands an rx-flow-controlled HTTP socket no WRITEABLE at all (its POLLIN
@@ -198,9 +205,13 @@ extension ConnectionCore {
         guard let encoded = Self.encode(response, isHead: false, closing: true, wsi) else { return -1 }
         var (head, body) = encoded
         let headLength = head.count - CLWS_PRE, bodyLength = body.count - CLWS_PRE
-        _ = head.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + CLWS_PRE, headLength, LWS_WRITE_HTTP_HEADERS) }
+        _ = head.withUnsafeMutableBufferPointer {
+            lws_write(wsi, $0.baseAddress! + CLWS_PRE, headLength, LWS_WRITE_HTTP_HEADERS)
+        }
         if bodyLength > 0 {
-            _ = body.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + CLWS_PRE, bodyLength, LWS_WRITE_HTTP_FINAL) }
+            _ = body.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + CLWS_PRE, bodyLength, LWS_WRITE_HTTP_FINAL)
+            }
         }
         // lws flushes what it buffered before it closes.
         return -1
@@ -227,7 +238,8 @@ extension ConnectionCore {
         }.sorted { $0.0 < $1.0 }
         if closing { fields.append(("connection", "close")) }
 
-        var head = [UInt8](repeating: 0, count: CLWS_PRE + 256 + fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
+        let fieldBytes = fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        var head = [UInt8](repeating: 0, count: CLWS_PRE + 256 + fieldBytes)
         let headLength = head.withUnsafeMutableBufferPointer { buffer -> Int? in
             let start = buffer.baseAddress! + CLWS_PRE
             let end = buffer.baseAddress! + buffer.count

@@ -26,7 +26,9 @@ extension ConnectionCore {
         probeDue = false
         probeSequence &+= 1
         var frame = [UInt8](repeating: 0, count: CLWS_PRE) + Self.probeMagic
-        for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: probeSequence >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            frame.append(UInt8(truncatingIfNeeded: probeSequence >> UInt64(shift)))
+        }
         let length = frame.count - CLWS_PRE
         let written = frame.withUnsafeMutableBufferPointer {
             lws_write(wsi, $0.baseAddress! + CLWS_PRE, length, LWS_WRITE_PING)

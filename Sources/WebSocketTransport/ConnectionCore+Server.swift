@@ -77,7 +77,8 @@ extension ConnectionCore {
     /// `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`: 0 lets the upgrade proceed, 1 means we answered with an HTTP status.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         guard let server else { return -1 }
-        let headers = Self.captureHeaders(wsi, standard: Self.standardHeaders, extra: server.configuration.extraHeaderNames)
+        let headers = Self.captureHeaders(wsi, standard: Self.standardHeaders,
+                                          extra: server.configuration.extraHeaderNames)
         let address = Self.peerAddress(wsi)
         let request = UpgradeRequest(
             path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "/", query: Self.header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? "",
