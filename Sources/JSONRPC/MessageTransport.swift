@@ -52,6 +52,9 @@ public protocol MessageConnection: Sendable {
     /// headers); servers continue the caller's trace from its `traceparent` (docs/operations.md#tracing).
     /// Default: none.
     var openingHeaders: [String: String] { get }
+    /// The last measured round-trip time to the peer, if the connection measures it (a server-side WebSocket
+    /// connection does, with PING frames: ``/WebSocketTransport/WebSocketConnection/roundTripTime``). Default `nil`.
+    var roundTripTime: Duration? { get }
 }
 
 extension MessageConnection {
@@ -60,6 +63,8 @@ extension MessageConnection {
 
     /// No opening headers.
     public var openingHeaders: [String: String] { [:] }
+    /// No measurement: `nil`.
+    public var roundTripTime: Duration? { nil }
 
     /// Queues `text` without waiting for it to be written and without asking how it went (replies: a reply lost
     /// with its connection is recovered by the client's re-send or failure on the drop).

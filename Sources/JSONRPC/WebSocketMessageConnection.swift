@@ -23,6 +23,9 @@ public final class WebSocketMessageConnection: MessageConnection {
 
     /// The upgrade request's captured headers (a server-side connection's; empty for a client's).
     public var openingHeaders: [String: String] { webSocket.request?.headers ?? [:] }
+    /// The round-trip time the server side measures with PING frames
+    /// (``/WebSocketTransport/WebSocketConnection/roundTripTime``); `nil` on a client connection.
+    public var roundTripTime: Duration? { webSocket.roundTripTime }
 
     /// Sends `text` as one text message; returns once the transport has taken it.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
