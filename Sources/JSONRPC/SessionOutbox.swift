@@ -77,8 +77,9 @@ package final class SessionOutbox: Sendable {
 
     deinit {
         guard let metrics else { return }
-        // What is still queued leaves the depth; what was never handed to a connection is dropped, and a handed one
-        // not reported yet is counted when its connection reports it (written: sent, failed: dropped).
+        // What is still queued (not reported written) leaves the depth; what was never handed to a connection is
+        // dropped, and a handed one not reported yet is counted when its connection reports it (written: sent,
+        // failed: dropped).
         state.withLock { s in
             collectReports(&s, releasing: true)
             if !s.queue.isEmpty { metrics.depth.decrement(by: Double(s.queue.count)) }
@@ -152,13 +153,15 @@ package final class SessionOutbox: Sendable {
     /// A connection's report on one notification it was handed.
     private static func report(_ end: ConnectionEnd?, epoch: UInt64, to reports: LockedValue<Reports>,
                                metrics: OutboxMetrics?) {
-        let lost = reports.withLock { r -> Bool in
-            guard r.epoch == epoch else { return false }
+        // Written in the current epoch of a live outbox: it leaves the depth now (the queue forgets it later).
+        let (leaves, lost) = reports.withLock { r -> (Bool, Bool) in
+            guard r.epoch == epoch else { return (false, false) }
             if end == nil { r.written += 1 } else { r.failed = true }
-            return end != nil && r.released
+            return (end == nil && !r.released, end != nil && r.released)
         }
         guard let metrics else { return }
         if end == nil { metrics.sent.increment() } else if lost { metrics.dropped.increment() }
+        if leaves { metrics.depth.decrement() }
     }
 
     /// Drops what was reported written; after a failure, takes back what the failed connection held. `releasing`:
@@ -174,7 +177,6 @@ package final class SessionOutbox: Sendable {
         let done = min(written, s.handed)
         s.queue.removeFirst(done)
         s.handed -= done
-        if done > 0 { metrics?.depth.decrement(by: Double(done)) }
         guard failed else { return }
         if whileDisconnected == .drop {
             if s.handed > 0, let metrics {

@@ -1,1 +1,0 @@
-// replaced below
