@@ -11,7 +11,7 @@ import SignalingSupport
 /// | `signaling_cluster_redis_outages_total` | counter | |
 ///
 /// `type` is the kind the server gave the event (`participantJoined`, `sendMessage`, `departed`, …), `invalid` for a
-/// message on the cluster's channels that was not an event, and `other` once ``maxKinds`` kinds were seen (a
+/// message on the cluster's channels that was not an event, and `other` once 64 kinds were seen in a direction (a
 /// Redis shared with something else cannot grow the series without bound).
 public final class ClusterMetrics: Sendable {
     /// Histogram: each Redis command or transaction, connecting included.
