@@ -34,7 +34,7 @@ extension JSONRPCServer {
         let route = work.method.flatMap { router.route(for: $0) }
         // docs/operations.md#metrics: a request is counted (and timed) once, when its response is ready; with metrics
         // off this is one test of an optional.
-        let measure = metrics.flatMap { metrics in Measurement(work, route?.metrics ?? metrics.unknown) }
+        let measure: Measurement? = if let metrics, case .run = work { Measurement(route?.metrics ?? metrics.unknown) } else { nil }
         if let inline = answerInline(work, route?.inline, measure) { return answer(inline) }
         // The connection's executor for waiting on a run (our code) and for handlers placed there; none (the global
         // one) for every other handler.
@@ -43,16 +43,16 @@ extension JSONRPCServer {
                     measure: measure, answer: answer)
     }
 
-    /// A request being measured: its method's instruments and when it started.
+    /// A request being measured: its method's instruments and when it started. Of fixed layout (a reference and an
+    /// integer, no resilient type), so that the closures that capture it stay cheap with metrics off as well.
     struct Measurement: Sendable {
         let metrics: MethodMetrics
-        let start: ContinuousClock.Instant
+        let start: UInt64
 
-        /// Starts measuring `work` when it is a request to run (not a notification, nor a duplicate).
-        init?(_ work: Work, _ metrics: MethodMetrics) {
-            guard case .run = work else { return nil }
+        /// Starts measuring a request to run (not a notification, nor a duplicate) of the method of `metrics`.
+        init(_ metrics: MethodMetrics) {
             self.metrics = metrics
-            start = .now
+            start = MethodMetrics.now()
         }
 
         func finish(_ response: RPCResponse) { metrics.finish(response, startedAt: start) }

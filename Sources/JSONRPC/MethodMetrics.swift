@@ -1,4 +1,5 @@
 import CoreMetrics
+import Dispatch
 import SignalingSupport
 
 /// One method's instruments: its `result` counter and latency timer, made once; its error counters, by code,
@@ -32,11 +33,14 @@ final class MethodMetrics: Sendable {
         }
     }
 
-    /// Counts `response` and records the time since `start`.
-    func finish(_ response: RPCResponse, startedAt start: ContinuousClock.Instant) {
-        duration?.recordNanoseconds(Self.nanoseconds(ContinuousClock.now - start))
+    /// Counts `response` and records the time since `start` (``now()``).
+    func finish(_ response: RPCResponse, startedAt start: UInt64) {
+        duration?.recordNanoseconds(Int64(truncatingIfNeeded: Self.now() &- start))
         count(response)
     }
+
+    /// Monotonic nanoseconds.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     private func failure(_ code: Int) -> Counter {
         failures.withLock { counters in
@@ -54,8 +58,4 @@ final class MethodMetrics: Sendable {
         }
     }
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 }
