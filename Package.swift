@@ -311,8 +311,8 @@ let package = Package(
         .testTarget(
             name: "MetricsTests",
             dependencies: [
-                "RoomServer", "RoomClient", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "SignalingSupport",
-                "TestSupport",
+                "RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
+                "SignalingSupport", "TestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
