@@ -103,11 +103,13 @@ package final class SessionOutbox: Sendable {
                 return (true, false)
             }
             s.queue.append(notification.text)
+            // Under the lock, before any report of it can take it away again: the gauge never goes below 0.
+            metrics?.depth.increment()
             return (false, true)
         }
         if let metrics {
             metrics.queued.increment()
-            if queued { metrics.depth.increment() } else { metrics.dropped.increment() }
+            if !queued { metrics.dropped.increment() }
             if overflowNow { metrics.overflowCloses?.increment() }
         }
         if overflowNow {
