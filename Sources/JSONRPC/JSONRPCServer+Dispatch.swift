@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import SignalingSupport
 import Tracing
@@ -27,14 +28,20 @@ extension JSONRPCServer {
         switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
         case .unparsable(let error):
             logger.debug("unparsable message", metadata: ["reason": "\(error)"])
-            send(.error(.parseError(), id: .null), on: connection)
+            send(counted(.error(.parseError(), id: .null), metrics?.invalid), on: connection)
         case .batch([]):
-            send(.error(.invalidRequest(), id: .null), on: connection)
+            send(counted(.error(.invalidRequest(), id: .null), metrics?.invalid), on: connection)
         case .single(let element):
             await start(plan(element, binding: binding, current: current), on: connection, inflight: inflight)
         case .batch(let elements):
             await startBatch(planBatch(elements, binding: binding, current: current), on: connection, inflight: inflight)
         }
+    }
+
+    /// `response`, counted by `metrics` (docs/operations.md#metrics) when they are on.
+    private func counted(_ response: RPCResponse, _ metrics: MethodMetrics?) -> RPCResponse {
+        metrics?.count(response)
+        return response
     }
 
     /// Classifies a single message. Synchronous, so duplicates and built-ins are decided in wire order.
@@ -91,7 +98,7 @@ extension JSONRPCServer {
         switch element {
         case .failure(let invalid):
             logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
-            return .ready(.reply(.error(.invalidRequest(), id: invalid.id ?? .null)))
+            return .ready(.reply(counted(.error(.invalidRequest(), id: invalid.id ?? .null), metrics?.invalid)))
         case .success(.response(let response)):
             if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
                 logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
@@ -101,6 +108,12 @@ extension JSONRPCServer {
             return .ready(.notification(notification, session))
         case .success(.request(let request)):
             if configuration.conventions == .kurento, let builtIn = builtIn(request, binding: binding, current: current) {
+                if let counter = metrics?.builtIn(request.method) {
+                    switch builtIn {
+                    case .reply(let response), .replyThenClose(let response): counter.count(response)
+                    default: break
+                    }
+                }
                 return .ready(builtIn)
             }
             guard request.id != .null else { return .ready(.run(request, session, ticket: nil)) }
@@ -130,8 +143,10 @@ extension JSONRPCServer {
                 // docs/wire-protocol.md#sessions: a connect from a new socket takes the session over; the old socket
                 // gets 4409.
                 if let replaced = resumed.attach(binding), replaced !== binding {
+                    metrics?.closed(.takeover)
                     Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
                 }
+                metrics?.resumes.increment()
                 current.withLock { $0 = resumed }
                 rearmWatchdog(resumed, binding: binding)
                 endSession(session)

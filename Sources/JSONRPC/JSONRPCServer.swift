@@ -1,3 +1,4 @@
+import CoreMetrics
 public import Logging
 public import SignalingSupport
 import Tracing
@@ -63,6 +64,10 @@ public final class JSONRPCServer: Sendable {
         /// How long a handler may run; then its task is cancelled and the request gets -32001 "handler timed out"
         /// (``RPCErrorObject/handlerTimedOutCode``). `nil`: no deadline. Default 30 s.
         public var handlerTimeout: Duration?
+        /// Where the server's metrics go (docs/operations.md#metrics: connections, sessions, requests by method and
+        /// outcome, latency, notifications, outbox depth, resumes, closes). Default: the factory the process
+        /// bootstrapped when this configuration was made (none: no metrics, no cost).
+        public var metrics: SignalingMetrics
 
         /// Creates a configuration; every argument has its default.
         public init(
@@ -78,7 +83,8 @@ public final class JSONRPCServer: Sendable {
             logger: Logger = .disabled(label: "KurentoSignaling.JSONRPCServer"),
             clock: any SignalingClock = SystemClock(),
             maxInFlightPerConnection: Int = 64,
-            handlerTimeout: Duration? = .seconds(30)
+            handlerTimeout: Duration? = .seconds(30),
+            metrics: SignalingMetrics = SignalingMetrics()
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -93,6 +99,7 @@ public final class JSONRPCServer: Sendable {
             self.clock = clock
             self.maxInFlightPerConnection = maxInFlightPerConnection
             self.handlerTimeout = handlerTimeout
+            self.metrics = metrics
         }
     }
 
@@ -100,7 +107,9 @@ public final class JSONRPCServer: Sendable {
     public let configuration: Configuration
     /// The method router; ``register(_:placement:_:)-(_,_,(JSONValue?,RPCRequestContext)->JSONValue?)`` is the
     /// usual way in.
-    public let router = MethodRouter<RPCRequestContext>()
+    public let router: MethodRouter<RPCRequestContext>
+    /// The instruments, when ``Configuration/metrics`` is enabled.
+    let metrics: ServerMetrics?
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
@@ -109,6 +118,8 @@ public final class JSONRPCServer: Sendable {
     /// Creates a server with no methods but the built-ins.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        metrics = ServerMetrics(configuration.metrics)
+        router = MethodRouter(metrics: metrics)
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
@@ -163,10 +174,12 @@ public final class JSONRPCServer: Sendable {
 
     private func serveTraced(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
-            self?.endSession(session)
+        let first = ServerSession(binding: binding, configuration: configuration, metrics: metrics) {
+            [weak self] session in self?.endSession(session)
         }
         sessions.withLock { $0[first.id] = first }
+        metrics?.sessions.increment()
+        metrics?.connections.increment()
         let current = LockedValue(first)
         let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection, timeout: configuration.handlerTimeout,
                                     clock: configuration.clock)
@@ -187,6 +200,7 @@ public final class JSONRPCServer: Sendable {
                 break
             }
         }
+        metrics?.connections.decrement()
         // Unbind at once, even while handlers still run: the reconnection window starts now, and a hung handler
         // cannot keep a dead socket's session (and its participant) alive.
         let session = current.withLock { $0 }
@@ -226,6 +240,7 @@ public final class JSONRPCServer: Sendable {
         }
         session.terminate()
         guard removed else { return }
+        metrics?.sessions.decrement()
         for handler in sessionEndHandlers.withLock({ $0 }) { handler(session) }
     }
 }

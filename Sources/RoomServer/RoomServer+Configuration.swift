@@ -50,6 +50,11 @@ extension RoomServer {
         public var logger: Logger
         /// The clock of the reconnection window and the JSON-RPC timers.
         public var clock: any SignalingClock
+        /// Where the server's metrics go (docs/operations.md#metrics): its JSON-RPC servers' (connections,
+        /// sessions, requests, notifications, closes), the room gauges, and with a cluster the Redis round trips and
+        /// cluster events. Default: the factory the process bootstrapped when this configuration was made (none:
+        /// no metrics, no cost).
+        public var metrics: SignalingMetrics
 
         /// Creates a configuration; every argument has its default (media: ``SimulatedMediaBackend``).
         public init(
@@ -66,7 +71,8 @@ extension RoomServer {
             sharedObjects: SharedObjectService.Configuration? = .init(),
             cluster: ClusterConfiguration? = nil,
             logger: Logger = .disabled(label: "KurentoSignaling.RoomServer"),
-            clock: any SignalingClock = SystemClock()
+            clock: any SignalingClock = SystemClock(),
+            metrics: SignalingMetrics = SignalingMetrics()
         ) {
             self.host = host
             self.port = port
@@ -82,6 +88,7 @@ extension RoomServer {
             self.cluster = cluster
             self.logger = logger
             self.clock = clock
+            self.metrics = metrics
         }
     }
 }
