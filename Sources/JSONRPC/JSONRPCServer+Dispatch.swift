@@ -1,7 +1,6 @@
 import CoreMetrics
 import Logging
 import SignalingSupport
-import Tracing
 
 extension JSONRPCServer {
     /// What one inbound message element needs, decided in arrival order by the receive loop.
@@ -166,26 +165,18 @@ extension JSONRPCServer {
         guard let handler else {
             return .error(shape(.methodNotFound, session: session), id: request.id)
         }
-        // The request's own span of the connection's trace, current while the handler runs.
-        var traced = ServiceContext.current ?? .topLevel
-        let span = traced.traceParent.map { $0.child(spanID: Self.spanID(of: request.id, under: $0)) }
-        traced.traceParent = span
-        let context = RPCRequestContext(session: session, method: request.method, id: request.id, traceParent: span)
-        return await ServiceContext.withValue(traced) {
-            do {
-                return response(to: request, session: session, .success(try await handler(request.rawParams, context)))
-            } catch {
-                return response(to: request, session: session, .failure(error))
-            }
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
+        do {
+            return response(to: request, session: session, .success(try await handler(request.rawParams, context)))
+        } catch {
+            return response(to: request, session: session, .failure(error))
         }
     }
 
     /// Runs a synchronous handler (``MethodRouter/registerInline(_:_:)``) right here, in the receive loop.
     func executeInline(_ request: RPCRequest, session: ServerSession,
                        _ handler: MethodRouter<RPCRequestContext>.InlineHandler) -> RPCResponse {
-        let connectionTrace = ServiceContext.current?.traceParent
-        let context = RPCRequestContext(session: session, method: request.method, id: request.id,
-                                        traceParent: connectionTrace.map { $0.child(spanID: Self.spanID(of: request.id, under: $0)) })
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
         do {
             return response(to: request, session: session, .success(try handler(request.rawParams, context)))
         } catch {

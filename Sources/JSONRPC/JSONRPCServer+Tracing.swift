@@ -3,13 +3,16 @@ import Tracing
 /// How a server continues its callers' traces (docs/operations.md#tracing).
 extension JSONRPCServer {
     /// The service context a connection is served in: whatever the bootstrapped instrument extracts from the
-    /// opening headers (a real tracer continues the caller's trace), and the ``TraceParent`` our log lines carry,
-    /// taken from a valid `traceparent` header or started afresh.
+    /// opening headers (a real tracer continues the caller's trace), and the ``TraceParent`` our log lines carry:
+    /// a new span in the trace of a valid `traceparent` header, or a new trace.
     static func traceContext(of connection: any MessageConnection) -> ServiceContext {
         let headers = connection.openingHeaders
         var context = ServiceContext.topLevel
         if !headers.isEmpty { InstrumentationSystem.instrument.extract(headers, into: &context, using: HeaderExtractor()) }
-        context.traceParent = headers["traceparent"].flatMap(TraceParent.init(header:)) ?? .random()
+        // The connection is a span of its own in the caller's trace (or in a new one).
+        let fresh = TraceParent.random()
+        context.traceParent = headers["traceparent"].flatMap(TraceParent.init(header:))?.child(spanID: fresh.spanID)
+            ?? fresh
         return context
     }
 

@@ -34,7 +34,7 @@ import WebSocketTransport
         #expect(joined.metadata["trace_id"]?.description == traceID)
         let joinSpan = try #require(joined.metadata["span_id"]?.description)
         #expect(joinSpan.utf8.count == 16)
-        #expect(joinSpan != "00f067aa0ba902b7", "the request runs in its own span of the trace")
+        #expect(joinSpan != "00f067aa0ba902b7", "the server's connection is a span of its own in the caller's trace")
 
         // Without a header the server starts a trace of its own for the connection.
         let bob = RoomClient(room: Room(username: "bob", roomName: "traced", url: server.url))
