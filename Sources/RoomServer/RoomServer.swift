@@ -38,6 +38,11 @@ public final class RoomServer: Sendable {
     let media: any MediaBackend
     /// This process's node of the cluster (``Configuration/cluster``), if any.
     public let cluster: ClusterNode?
+    /// The `/admin` subscription (docs/operations.md#admin-subscription): its own JSON-RPC server behind ``adminPath``.
+    let adminRPC: JSONRPCServer
+    let adminFeed: AdminFeed
+    /// Readiness and the second plain-HTTP listener (docs/operations.md).
+    let operations: OperationsState
 
     /// Creates a server that serves the connections given to ``serve(_:)``.
     public convenience init(configuration: Configuration) {
@@ -58,6 +63,14 @@ public final class RoomServer: Sendable {
         self.registry = registry
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
+        operations = OperationsState(clustered: cluster != nil)
+        adminRPC = JSONRPCServer(configuration: Self.adminRPCConfiguration(configuration))
+        let node = cluster?.configuration.nodeID
+        let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval, clock: configuration.clock) {
+            registry.operationsSnapshot(node: node, generatedAt: Self.timestamp())
+        }
+        self.adminFeed = adminFeed
+        registry.changes.observe { [weak adminFeed] in adminFeed?.changed() }
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         let clusterNode = cluster
         sharedObjects = configuration.sharedObjects.map { objects in
@@ -92,6 +105,7 @@ public final class RoomServer: Sendable {
             self?.registry.outbox(of: session)?.flush()
         }
         registerTreeMethods()
+        registerAdminMethods()
     }
 
     /// Serves one connection until it ends (Kurento conventions, docs/wire-protocol.md#kurento-conventions). Call it

@@ -1,0 +1,93 @@
+import JSONRPC
+import SignalingSupport
+
+/// The `/admin` subscription's side of the server (docs/operations.md#admin-subscription): the admin sessions that sent
+/// `subscribeRooms`, and the coalescing of registry changes into `roomsChanged` notifications.
+///
+/// A change (``changed()``, fired under the registry's lock) arms one timer of
+/// ``OperationsConfiguration/snapshotInterval`` if none is armed and anyone listens; when it fires, one fresh
+/// snapshot goes to every subscriber. So a burst of joins sends one snapshot per interval at most, and an idle server
+/// sends nothing. Each subscriber's notifications
+/// go through its own ``SessionOutbox`` (never waiting for its socket, docs/architecture.md#backpressure): one that
+/// falls ``queueLimit`` snapshots behind is closed with 1008.
+final class AdminFeed: Sendable {
+    /// The JSON-RPC notification that carries a fresh snapshot.
+    static let notification = "roomsChanged"
+    /// Unwritten snapshots one subscriber may have before it is closed.
+    static let queueLimit = 16
+
+    private struct State {
+        /// By session (the id never leaves the server).
+        var subscribers: [String: SessionOutbox] = [:]
+        var armed = false
+        var stopped = false
+    }
+
+    private let state = LockedValue(State())
+    private let interval: Duration
+    private let clock: any SignalingClock
+    private let snapshot: @Sendable () -> OperationsSnapshot
+
+    init(interval: Duration, clock: any SignalingClock, snapshot: @escaping @Sendable () -> OperationsSnapshot) {
+        self.interval = interval
+        self.clock = clock
+        self.snapshot = snapshot
+    }
+
+    /// Adds `session` as a subscriber (again: nothing changes) and returns the snapshot its `subscribeRooms` answers.
+    func subscribe(_ session: ServerSession) -> OperationsSnapshot {
+        state.withLock { s in
+            guard !s.stopped, s.subscribers[session.id] == nil else { return }
+            s.subscribers[session.id] = SessionOutbox(session: session, limit: Self.queueLimit,
+                                                      whileDisconnected: .drop) { session in
+                await session.end(code: 1008, reason: "too many unsent snapshots")
+            }
+        }
+        return snapshot()
+    }
+
+    /// Removes `session` (`unsubscribeRooms`, or its connection ended); returns whether it was subscribed.
+    @discardableResult
+    func unsubscribe(_ session: ServerSession) -> Bool {
+        state.withLock { $0.subscribers.removeValue(forKey: session.id) != nil }
+    }
+
+    /// The number of subscribers.
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// The rooms changed: arms the timer unless it is armed or nobody listens. Called under the registry's lock, so
+    /// it only marks; the snapshot is taken when the timer fires, in a task of its own.
+    func changed() {
+        let arm = state.withLock { s -> Bool in
+            guard !s.stopped, !s.armed, !s.subscribers.isEmpty else { return false }
+            s.armed = true
+            return true
+        }
+        guard arm else { return }
+        clock.schedule(after: interval) { [weak self] in
+            Task { self?.publish() }
+        }
+    }
+
+    /// Sends one fresh snapshot to every subscriber.
+    private func publish() {
+        let subscribers = state.withLock { s -> [SessionOutbox] in
+            s.armed = false
+            return s.stopped ? [] : Array(s.subscribers.values)
+        }
+        guard !subscribers.isEmpty, let params = try? JSONValue(encoding: snapshot()) else { return }
+        let note = EncodedNotification(method: Self.notification, params: params)
+        for outbox in subscribers {
+            outbox.enqueue(note)
+            outbox.flush()
+        }
+    }
+
+    /// Stops for good (the server shuts down): no more snapshots.
+    func stop() {
+        state.withLock { s in
+            s.stopped = true
+            s.subscribers = [:]
+        }
+    }
+}
