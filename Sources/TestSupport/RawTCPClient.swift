@@ -8,6 +8,9 @@ import Glibc
 public final class RawTCPClient: Sendable {
     private let fd: Int32
 
+    /// The socket's file descriptor (for socket options).
+    var descriptor: Int32 { fd }
+
     public init(port: Int) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SilentTCPListener.SocketError(description: "socket: \(errno)") }
