@@ -39,6 +39,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Metrics: the libraries emit through swift-metrics (CoreMetrics); room-server and the tests choose the
+        // Prometheus backend (docs/operations.md#metrics).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `make docs` only (swift package generate-documentation); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -73,6 +78,8 @@ let package = Package(
             dependencies: [
                 "WebSocketTransport", "SignalingSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -87,11 +94,16 @@ let package = Package(
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
                 "SharedObjectServer", "RoomCluster",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
-        .target(name: "RoomCluster", dependencies: ["CHiredis", "SignalingSupport"], swiftSettings: strict),
+        .target(
+            name: "RoomCluster",
+            dependencies: ["CHiredis", "SignalingSupport", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
         // Shared objects: the wire vocabulary and the client.
         .target(
             name: "SharedObjects",
@@ -163,8 +175,11 @@ let package = Package(
             name: "room-server",
             dependencies: [
                 "RoomServer", "RoomCluster", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
+                "JSONRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),
@@ -215,7 +230,11 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONRPCTests",
-            dependencies: ["JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport"],
+            dependencies: [
+                "JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -239,6 +258,8 @@ let package = Package(
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
                 "TestSupport", "RoomClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -291,6 +312,17 @@ let package = Package(
         .testTarget(
             name: "LeakTests",
             dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
+            swiftSettings: strict
+        ),
+        // The metrics (docs/operations.md#metrics): an in-process RoomServer with a Prometheus registry of its own,
+        // scraped after scripted sessions.
+        .testTarget(
+            name: "MetricsTests",
+            dependencies: [
+                "RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
+                "SignalingSupport", "TestSupport",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: strict
         ),
         // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.

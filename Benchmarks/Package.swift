@@ -20,6 +20,9 @@ let package = Package(
         // SwiftNIO, for the NIO JSON-RPC server and client that `make bench` compares us with (never a
         // dependency of the library itself). 2.101.3 is the version that resolves offline here.
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        // `KBENCH_METRICS=prometheus`: the servers' metrics on, into a Prometheus registry, as room-server has them.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Counts malloc-family calls of this process (the executable's definitions interpose glibc's).
@@ -54,6 +57,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),

@@ -117,6 +117,9 @@ extension JSONRPCClient {
         /// `false`, reads on the global executor, which hands a burst of responses to its callers in one go.
         /// Observers, `apply` closures and server-request handlers never run on the event loop either way.
         public var readsOnEventLoop: Bool
+        /// Where the client's metrics go (docs/operations.md#metrics: `signaling_reconnections_total` by outcome).
+        /// Default: the factory the process bootstrapped when this configuration was made (none: no metrics).
+        public var metrics: SignalingMetrics
 
         /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
@@ -129,7 +132,8 @@ extension JSONRPCClient {
             clock: any SignalingClock = SystemClock(),
             notificationBufferLimit: Int = 1024,
             maxDepth: Int = JSONParser.defaultMaxDepth,
-            readsOnEventLoop: Bool = false
+            readsOnEventLoop: Bool = false,
+            metrics: SignalingMetrics = SignalingMetrics()
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -141,6 +145,7 @@ extension JSONRPCClient {
             self.notificationBufferLimit = notificationBufferLimit
             self.maxDepth = maxDepth
             self.readsOnEventLoop = readsOnEventLoop
+            self.metrics = metrics
         }
     }
 }

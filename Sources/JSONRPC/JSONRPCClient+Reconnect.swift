@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import SignalingSupport
 
@@ -128,6 +129,7 @@ extension JSONRPCClient {
             return isCurrent(epoch) ? .failed(ConnectionEnd(code: 1006, reason: "lost while resuming")) : .superseded
         }
         logger.info(resumed ? "resumed the session" : "reconnected as a new session")
+        (resumed ? metrics?.resumed : metrics?.fresh)?.increment()
         eventHub.publish(.connected)
         for waiter in waiters { waiter.resume(returning: connection) }
         startHeartbeat(generation: generation)
@@ -149,6 +151,7 @@ extension JSONRPCClient {
             return Array(s.waiters.values)
         }
         guard let waiters else { return }
+        metrics?.gaveUp.increment()
         logger.warning("reconnecting failed", metadata: ["reason": "\(end)"])
         pending.failAll(with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }

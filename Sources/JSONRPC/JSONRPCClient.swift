@@ -61,6 +61,8 @@ public final class JSONRPCClient: Sendable {
     /// Where observers, `apply` closures and the publishing of inbound messages and state changes run: one at a
     /// time, in order, outside every lock.
     let callbacks = CallbackQueue()
+    /// The instruments, when ``Configuration/metrics`` is enabled.
+    let metrics: ClientMetrics?
     var logger: Logger { configuration.logger }
     var clock: any SignalingClock { configuration.clock }
 
@@ -75,6 +77,7 @@ public final class JSONRPCClient: Sendable {
         control = PendingRequests(clock: configuration.clock, retries: 0)
         jitter = LockedValue(SeededRandomNumberGenerator(seed: configuration.reconnect.backoff?.seed ?? .random(in: 0...UInt64.max)))
         notificationHub = Broadcast(bufferLimit: configuration.notificationBufferLimit)
+        metrics = ClientMetrics(configuration.metrics)
         stateHub.publish(.disconnected(nil))
     }
 

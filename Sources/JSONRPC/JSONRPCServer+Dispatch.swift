@@ -1,5 +1,7 @@
+import CoreMetrics
 import Logging
 import SignalingSupport
+import Tracing
 
 extension JSONRPCServer {
     /// What one inbound message element needs, decided in arrival order by the receive loop.
@@ -26,14 +28,20 @@ extension JSONRPCServer {
         switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
         case .unparsable(let error):
             logger.debug("unparsable message", metadata: ["reason": "\(error)"])
-            send(.error(.parseError(), id: .null), on: connection)
+            send(counted(.error(.parseError(), id: .null), metrics?.invalid), on: connection)
         case .batch([]):
-            send(.error(.invalidRequest(), id: .null), on: connection)
+            send(counted(.error(.invalidRequest(), id: .null), metrics?.invalid), on: connection)
         case .single(let element):
             await start(plan(element, binding: binding, current: current), on: connection, inflight: inflight)
         case .batch(let elements):
             await startBatch(planBatch(elements, binding: binding, current: current), on: connection, inflight: inflight)
         }
+    }
+
+    /// `response`, counted by `metrics` (docs/operations.md#metrics) when they are on.
+    private func counted(_ response: RPCResponse, _ metrics: MethodMetrics?) -> RPCResponse {
+        metrics?.count(response)
+        return response
     }
 
     /// Classifies a single message. Synchronous, so duplicates and built-ins are decided in wire order.
@@ -90,7 +98,7 @@ extension JSONRPCServer {
         switch element {
         case .failure(let invalid):
             logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
-            return .ready(.reply(.error(.invalidRequest(), id: invalid.id ?? .null)))
+            return .ready(.reply(counted(.error(.invalidRequest(), id: invalid.id ?? .null), metrics?.invalid)))
         case .success(.response(let response)):
             if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
                 logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
@@ -100,6 +108,12 @@ extension JSONRPCServer {
             return .ready(.notification(notification, session))
         case .success(.request(let request)):
             if configuration.conventions == .kurento, let builtIn = builtIn(request, binding: binding, current: current) {
+                if let counter = metrics?.builtIn(request.method) {
+                    switch builtIn {
+                    case .reply(let response), .replyThenClose(let response): counter.count(response)
+                    default: break
+                    }
+                }
                 return .ready(builtIn)
             }
             guard request.id != .null else { return .ready(.run(request, session, ticket: nil)) }
@@ -129,8 +143,10 @@ extension JSONRPCServer {
                 // docs/wire-protocol.md#sessions: a connect from a new socket takes the session over; the old socket
                 // gets 4409.
                 if let replaced = resumed.attach(binding), replaced !== binding {
+                    metrics?.closed(.takeover)
                     Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
                 }
+                metrics?.resumes.increment()
                 current.withLock { $0 = resumed }
                 rearmWatchdog(resumed, binding: binding)
                 endSession(session)
@@ -147,21 +163,29 @@ extension JSONRPCServer {
 
     func execute(_ request: RPCRequest, session: ServerSession,
                  _ handler: MethodRouter<RPCRequestContext>.Handler?) async -> RPCResponse {
-        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
         guard let handler else {
             return .error(shape(.methodNotFound, session: session), id: request.id)
         }
-        do {
-            return response(to: request, session: session, .success(try await handler(request.rawParams, context)))
-        } catch {
-            return response(to: request, session: session, .failure(error))
+        // The request's own span of the connection's trace, current while the handler runs.
+        var traced = ServiceContext.current ?? .topLevel
+        let span = traced.traceParent.map { $0.child(spanID: Self.spanID(of: request.id, under: $0)) }
+        traced.traceParent = span
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id, traceParent: span)
+        return await ServiceContext.withValue(traced) {
+            do {
+                return response(to: request, session: session, .success(try await handler(request.rawParams, context)))
+            } catch {
+                return response(to: request, session: session, .failure(error))
+            }
         }
     }
 
     /// Runs a synchronous handler (``MethodRouter/registerInline(_:_:)``) right here, in the receive loop.
     func executeInline(_ request: RPCRequest, session: ServerSession,
                        _ handler: MethodRouter<RPCRequestContext>.InlineHandler) -> RPCResponse {
-        let context = RPCRequestContext(session: session, method: request.method, id: request.id)
+        let connectionTrace = ServiceContext.current?.traceParent
+        let context = RPCRequestContext(session: session, method: request.method, id: request.id,
+                                        traceParent: connectionTrace.map { $0.child(spanID: Self.spanID(of: request.id, under: $0)) })
         do {
             return response(to: request, session: session, .success(try handler(request.rawParams, context)))
         } catch {

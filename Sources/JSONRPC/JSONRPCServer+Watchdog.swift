@@ -57,6 +57,7 @@ extension JSONRPCServer {
             self.endSession(session)
         }
         guard detached else { return }
+        metrics?.closed(.pingTimeout)
         logger.info("ping watchdog fired", metadata: ["session": "\(session)", "interval": "\(interval)"])
         Task { await binding.connection.close(code: end.code, reason: end.reason) }
     }

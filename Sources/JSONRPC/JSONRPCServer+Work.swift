@@ -32,21 +32,41 @@ extension JSONRPCServer {
     private func run(_ work: Work, on connection: any MessageConnection, inflight: InFlightWork,
                      answer: @escaping @Sendable (RPCResponse?) -> Void) async {
         let route = work.method.flatMap { router.route(for: $0) }
-        if let inline = answerInline(work, route?.inline) { return answer(inline) }
+        // docs/operations.md#metrics: a request is counted (and timed) once, when its response is ready; with metrics
+        // off this is one test of an optional.
+        let measure: Measurement? = if let metrics, case .run = work { Measurement(route?.metrics ?? metrics.unknown) } else { nil }
+        if let inline = answerInline(work, route?.inline, measure) { return answer(inline) }
         // The connection's executor for waiting on a run (our code) and for handlers placed there; none (the global
         // one) for every other handler.
         let onConnection: Bool = if case .attach = work { true } else { route?.placement == .connectionExecutor }
         await start(work, route?.handler, inflight: inflight, executor: onConnection ? connection.executor : nil,
-                    answer: answer)
+                    measure: measure, answer: answer)
+    }
+
+    /// A request being measured: its method's instruments and when it started. Of fixed layout (a reference and an
+    /// integer, no resilient type), so that the closures that capture it stay cheap with metrics off as well.
+    struct Measurement: Sendable {
+        let metrics: MethodMetrics
+        let start: UInt64
+
+        /// Starts measuring a request to run (not a notification, nor a duplicate) of the method of `metrics`.
+        init(_ metrics: MethodMetrics) {
+            self.metrics = metrics
+            start = MethodMetrics.now()
+        }
+
+        func finish(_ response: RPCResponse) { metrics.finish(response, startedAt: start) }
     }
 
     /// Runs `work` right here when its method has a synchronous handler (``MethodRouter/registerInline(_:_:)``):
     /// no task and no slot. Returns its answer (`.some(nil)` for a notification), or `nil` when it needs a task.
-    private func answerInline(_ work: Work, _ inline: MethodRouter<RPCRequestContext>.InlineHandler?) -> RPCResponse?? {
+    private func answerInline(_ work: Work, _ inline: MethodRouter<RPCRequestContext>.InlineHandler?,
+                              _ measure: Measurement?) -> RPCResponse?? {
         guard let handler = inline else { return nil }
         switch work {
         case .run(let request, let session, let ticket):
             let response = executeInline(request, session: session, handler)
+            measure?.finish(response)
             if let ticket { session.responses.finish(ticket, with: response) }
             return .some(response)
         case .notification(let notification, let session):
@@ -82,7 +102,8 @@ extension JSONRPCServer {
     /// in a task that prefers `executor`; `answer` gets its response (or `nil`) exactly once: the handler's, or at
     /// the handler deadline the timeout error.
     private func start(_ work: Work, _ handler: MethodRouter<RPCRequestContext>.Handler?, inflight: InFlightWork,
-                       executor: (any TaskExecutor)?, answer: @escaping @Sendable (RPCResponse?) -> Void) async {
+                       executor: (any TaskExecutor)?, measure: Measurement?,
+                       answer: @escaping @Sendable (RPCResponse?) -> Void) async {
         switch work {
         case .attach(let run):
             // No deadline of its own: the run it waits for has one.
@@ -95,6 +116,7 @@ extension JSONRPCServer {
             })
         case .run(let request, let session, let ticket):
             let deliver: @Sendable (RPCResponse) -> Void = { response in
+                measure?.finish(response)
                 if let ticket { session.responses.finish(ticket, with: response) }
                 answer(response)
             }

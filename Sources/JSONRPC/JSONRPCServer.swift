@@ -1,5 +1,7 @@
+import CoreMetrics
 public import Logging
 public import SignalingSupport
+import Tracing
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
@@ -62,6 +64,10 @@ public final class JSONRPCServer: Sendable {
         /// How long a handler may run; then its task is cancelled and the request gets -32001 "handler timed out"
         /// (``RPCErrorObject/handlerTimedOutCode``). `nil`: no deadline. Default 30 s.
         public var handlerTimeout: Duration?
+        /// Where the server's metrics go (docs/operations.md#metrics: connections, sessions, requests by method and
+        /// outcome, latency, notifications, outbox depth, resumes, closes). Default: the factory the process
+        /// bootstrapped when this configuration was made (none: no metrics, no cost).
+        public var metrics: SignalingMetrics
 
         /// Creates a configuration; every argument has its default.
         public init(
@@ -77,7 +83,8 @@ public final class JSONRPCServer: Sendable {
             logger: Logger = .disabled(label: "KurentoSignaling.JSONRPCServer"),
             clock: any SignalingClock = SystemClock(),
             maxInFlightPerConnection: Int = 64,
-            handlerTimeout: Duration? = .seconds(30)
+            handlerTimeout: Duration? = .seconds(30),
+            metrics: SignalingMetrics = SignalingMetrics()
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -92,6 +99,7 @@ public final class JSONRPCServer: Sendable {
             self.clock = clock
             self.maxInFlightPerConnection = maxInFlightPerConnection
             self.handlerTimeout = handlerTimeout
+            self.metrics = metrics
         }
     }
 
@@ -99,7 +107,9 @@ public final class JSONRPCServer: Sendable {
     public let configuration: Configuration
     /// The method router; ``register(_:placement:_:)-(_,_,(JSONValue?,RPCRequestContext)->JSONValue?)`` is the
     /// usual way in.
-    public let router = MethodRouter<RPCRequestContext>()
+    public let router: MethodRouter<RPCRequestContext>
+    /// The instruments, when ``Configuration/metrics`` is enabled.
+    let metrics: ServerMetrics?
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
@@ -108,6 +118,8 @@ public final class JSONRPCServer: Sendable {
     /// Creates a server with no methods but the built-ins.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        metrics = ServerMetrics(configuration.metrics)
+        router = MethodRouter(metrics: metrics)
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
@@ -155,11 +167,19 @@ public final class JSONRPCServer: Sendable {
     }
 
     private func serveHere(_ connection: any MessageConnection) async {
+        // The connection's trace: the caller's `traceparent`, else a new one. Every task started from here (the
+        // handlers) inherits it, so one connection's log lines share a trace id from the upgrade on.
+        await ServiceContext.withValue(Self.traceContext(of: connection)) { await serveTraced(connection) }
+    }
+
+    private func serveTraced(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration) { [weak self] session in
-            self?.endSession(session)
+        let first = ServerSession(binding: binding, configuration: configuration, metrics: metrics) {
+            [weak self] session in self?.endSession(session)
         }
         sessions.withLock { $0[first.id] = first }
+        metrics?.sessions.increment()
+        metrics?.connections.increment()
         let current = LockedValue(first)
         let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection, timeout: configuration.handlerTimeout,
                                     clock: configuration.clock)
@@ -180,6 +200,7 @@ public final class JSONRPCServer: Sendable {
                 break
             }
         }
+        metrics?.connections.decrement()
         // Unbind at once, even while handlers still run: the reconnection window starts now, and a hung handler
         // cannot keep a dead socket's session (and its participant) alive.
         let session = current.withLock { $0 }
@@ -219,6 +240,7 @@ public final class JSONRPCServer: Sendable {
         }
         session.terminate()
         guard removed else { return }
+        metrics?.sessions.decrement()
         for handler in sessionEndHandlers.withLock({ $0 }) { handler(session) }
     }
 }

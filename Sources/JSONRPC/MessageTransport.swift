@@ -48,11 +48,23 @@ public protocol MessageConnection: Sendable {
     /// the event loop's service thread). Endpoints consume the connection there, so a message costs no thread
     /// hop; only code that never blocks runs on it. Default `nil`.
     var executor: (any TaskExecutor)? { get }
+    /// What the peer said when it opened the connection, by lowercased name (a WebSocket's upgrade request
+    /// headers); servers continue the caller's trace from its `traceparent` (docs/operations.md#tracing).
+    /// Default: none.
+    var openingHeaders: [String: String] { get }
+    /// The last measured round-trip time to the peer, if the connection measures it (a server-side WebSocket
+    /// connection does, with PING frames: ``/WebSocketTransport/WebSocketConnection/roundTripTime``). Default `nil`.
+    var roundTripTime: Duration? { get }
 }
 
 extension MessageConnection {
     /// No executor of its own: consumers run wherever they were started.
     public var executor: (any TaskExecutor)? { nil }
+
+    /// No opening headers.
+    public var openingHeaders: [String: String] { [:] }
+    /// No measurement: `nil`.
+    public var roundTripTime: Duration? { nil }
 
     /// Queues `text` without waiting for it to be written and without asking how it went (replies: a reply lost
     /// with its connection is recovered by the client's re-send or failure on the drop).

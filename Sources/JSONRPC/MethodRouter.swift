@@ -11,20 +11,28 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     public typealias Handler = @Sendable (RPCParams?, Context) async throws -> JSONValue?
     /// A synchronous handler, run inline where the request was decoded (``registerInline(_:_:)``).
     public typealias InlineHandler = @Sendable (RPCParams?, Context) throws -> JSONValue?
-    /// A method's handler, where it runs, and its synchronous form when it was registered inline.
+    /// A method's handler, where it runs, its synchronous form when it was registered inline, and its
+    /// instruments when the server has metrics (made at registration: a request finds them in this one lookup).
     struct Route {
         let handler: Handler
         let placement: HandlerPlacement
         let inline: InlineHandler?
+        let metrics: MethodMetrics?
     }
     private let handlers = LockedValue([String: Route]())
+    /// Where the routes' instruments come from (a server's router with metrics on).
+    private let metrics: ServerMetrics?
 
     /// Creates an empty router.
-    public init() {}
+    public init() { metrics = nil }
+
+    /// Creates the router of a server whose instruments are `metrics`.
+    init(metrics: ServerMetrics?) { self.metrics = metrics }
 
     /// Registers (or replaces) the handler of `method`, to run where `placement` says (``HandlerPlacement``).
     public func register(_ method: String, placement: HandlerPlacement = .concurrent, _ handler: @escaping Handler) {
-        handlers.withLock { $0[method] = Route(handler: handler, placement: placement, inline: nil) }
+        let route = Route(handler: handler, placement: placement, inline: nil, metrics: metrics?.method(method))
+        handlers.withLock { $0[method] = route }
     }
 
     /// Registers (or replaces) a synchronous handler of `method`, which an endpoint that supports it runs inline,
@@ -32,10 +40,9 @@ public final class MethodRouter<Context: Sendable>: Sendable {
     /// connection it runs on the event loop's service thread), and it cannot be cancelled. Endpoints without an
     /// inline path call it like any other handler.
     public func registerInline(_ method: String, _ handler: @escaping InlineHandler) {
-        handlers.withLock {
-            $0[method] = Route(handler: { params, context in try handler(params, context) },
-                               placement: .connectionExecutor, inline: handler)
-        }
+        let route = Route(handler: { params, context in try handler(params, context) }, placement: .connectionExecutor,
+                          inline: handler, metrics: metrics?.method(method))
+        handlers.withLock { $0[method] = route }
     }
 
     /// Registers a typed handler: params decode straight from their text into `P` (a failure answers -32602

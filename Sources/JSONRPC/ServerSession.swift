@@ -20,10 +20,13 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     let watchdog = LockedValue(PingWatchdog())
     /// Ends the session at its server (as `closeSession` does).
     private let ender: @Sendable (ServerSession) -> Void
+    /// The server's instruments, if on (the session's outboxes count through them).
+    let metrics: ServerMetrics?
 
-    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration,
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, metrics: ServerMetrics?,
          end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
+        self.metrics = metrics
         ender = end
         self.binding = LockedValue(binding)
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,

@@ -1,3 +1,4 @@
+import CoreMetrics
 import DequeModule
 import SignalingSupport
 
@@ -19,6 +20,10 @@ import SignalingSupport
 /// At most `limit` notifications wait unwritten, counted when one is queued: one more marks the outbox
 /// overflowed, drops it and everything after it, and runs `onOverflow` once (the Room server ends the session and
 /// closes its socket with 1008), whether the session is disconnected or connected to a peer that stopped reading.
+///
+/// With the server's metrics on (docs/operations.md#metrics), every notification queued is counted, then either
+/// sent (its connection reported it written) or dropped (refused once overflowed, discarded while disconnected,
+/// or still here when the outbox is released with its session), and the depth gauge follows the queue.
 package final class SessionOutbox: Sendable {
     /// What happens to a notification that cannot be sent because the session has no connection.
     package enum Disconnected: Sendable {
@@ -46,6 +51,8 @@ package final class SessionOutbox: Sendable {
         var written = 0
         /// A notification of `epoch` was not written: its connection ended.
         var failed = false
+        /// The outbox is gone: a notification of `epoch` that is not written now never will be.
+        var released = false
     }
 
     /// The session the notifications go to.
@@ -55,6 +62,8 @@ package final class SessionOutbox: Sendable {
     private let onOverflow: @Sendable (ServerSession) async -> Void
     private let state = LockedValue(State())
     private let reports = LockedValue(Reports())
+    /// The session's server's counters, if on.
+    private let metrics: OutboxMetrics?
 
     /// Creates the outbox of `session`, holding at most `limit` unwritten notifications.
     package init(session: ServerSession, limit: Int, whileDisconnected: Disconnected,
@@ -63,6 +72,19 @@ package final class SessionOutbox: Sendable {
         self.limit = max(1, limit)
         self.whileDisconnected = whileDisconnected
         self.onOverflow = onOverflow
+        metrics = session.metrics?.outbox
+    }
+
+    deinit {
+        guard let metrics else { return }
+        // What is still queued (not reported written) leaves the depth; what was never handed to a connection is
+        // dropped, and a handed one not reported yet is counted when its connection reports it (written: sent,
+        // failed: dropped).
+        state.withLock { s in
+            collectReports(&s, releasing: true)
+            if !s.queue.isEmpty { metrics.depth.decrement(by: Double(s.queue.count)) }
+            if s.queue.count > s.handed { metrics.dropped.increment(by: s.queue.count - s.handed) }
+        }
     }
 
     /// Queues a notification; synchronous, so callers can queue under their own lock.
@@ -73,15 +95,22 @@ package final class SessionOutbox: Sendable {
     /// Queues a notification encoded once for every outbox it goes to (a broadcast); synchronous and cheap: it
     /// only appends (``flush()`` hands it to the connection). One past the limit overflows the outbox.
     package func enqueue(_ notification: EncodedNotification) {
-        let overflowNow = state.withLock { s -> Bool in
-            guard !s.overflowed else { return false }
+        let (overflowNow, queued) = state.withLock { s -> (Bool, Bool) in
+            guard !s.overflowed else { return (false, false) }
             collectReports(&s)
             guard s.queue.count < limit else {
                 s.overflowed = true
-                return true
+                return (true, false)
             }
             s.queue.append(notification.text)
-            return false
+            // Under the lock, before any report of it can take it away again: the gauge never goes below 0.
+            metrics?.depth.increment()
+            return (false, true)
+        }
+        if let metrics {
+            metrics.queued.increment()
+            if !queued { metrics.dropped.increment() }
+            if overflowNow { metrics.overflowCloses?.increment() }
         }
         if overflowNow {
             let session = session, onOverflow = onOverflow
@@ -106,10 +135,12 @@ package final class SessionOutbox: Sendable {
                 s.target = binding
             }
             while s.handed < s.queue.count {
-                let epoch = s.epoch
+                let epoch = s.epoch, reports = reports, metrics = metrics
                 do {
-                    try binding.connection.enqueue(s.queue[s.handed]) { [weak self] end in
-                        self?.report(end, epoch: epoch)
+                    // The report reaches `reports`, not the outbox, so that a notification written (or lost) after
+                    // the outbox was released is still counted.
+                    try binding.connection.enqueue(s.queue[s.handed]) { end in
+                        Self.report(end, epoch: epoch, to: reports, metrics: metrics)
                     }
                     s.handed += 1
                 } catch {
@@ -132,24 +163,40 @@ package final class SessionOutbox: Sendable {
     }
 
     /// A connection's report on one notification it was handed.
-    private func report(_ end: ConnectionEnd?, epoch: UInt64) {
-        reports.withLock { r in
-            guard r.epoch == epoch else { return }
+    private static func report(_ end: ConnectionEnd?, epoch: UInt64, to reports: LockedValue<Reports>,
+                               metrics: OutboxMetrics?) {
+        // Written in the current epoch of a live outbox: it leaves the depth now (the queue forgets it later).
+        let (leaves, lost) = reports.withLock { r -> (Bool, Bool) in
+            guard r.epoch == epoch else { return (false, false) }
             if end == nil { r.written += 1 } else { r.failed = true }
+            return (end == nil && !r.released, end != nil && r.released)
         }
+        guard let metrics else { return }
+        if end == nil { metrics.sent.increment() } else if lost { metrics.dropped.increment() }
+        if leaves { metrics.depth.decrement() }
     }
 
-    /// Drops what was reported written; after a failure, takes back what the failed connection held.
-    private func collectReports(_ s: inout State) {
+    /// Drops what was reported written; after a failure, takes back what the failed connection held. `releasing`:
+    /// the outbox is going away, and later reports count on their own.
+    private func collectReports(_ s: inout State, releasing: Bool = false) {
         let (written, failed) = reports.withLock { r in
-            defer { r.written = 0 }
+            defer {
+                r.written = 0
+                if releasing { r.released = true }
+            }
             return (r.written, r.failed)
         }
         let done = min(written, s.handed)
         s.queue.removeFirst(done)
         s.handed -= done
         guard failed else { return }
-        if whileDisconnected == .drop { s.queue.removeFirst(s.handed) }
+        if whileDisconnected == .drop {
+            if s.handed > 0, let metrics {
+                metrics.depth.decrement(by: Double(s.handed))
+                metrics.dropped.increment(by: s.handed)
+            }
+            s.queue.removeFirst(s.handed)
+        }
         startEpoch(&s)
         s.target = nil
     }
@@ -158,11 +205,16 @@ package final class SessionOutbox: Sendable {
         s.epoch += 1
         s.handed = 0
         let epoch = s.epoch
-        reports.withLock { $0 = Reports(epoch: epoch) }
+        reports.withLock { $0 = Reports(epoch: epoch, released: $0.released) }
     }
 
     private func discardUnhanded(_ s: inout State) {
-        s.queue.removeLast(s.queue.count - s.handed)
+        let discarded = s.queue.count - s.handed
+        s.queue.removeLast(discarded)
+        if discarded > 0, let metrics {
+            metrics.depth.decrement(by: Double(discarded))
+            metrics.dropped.increment(by: discarded)
+        }
     }
 }
 

@@ -29,6 +29,9 @@ public struct SignalingClientConfiguration: Sendable {
     public var reconnect: JSONRPCClient.ReconnectPolicy
     /// The `ping` heartbeat. Default ``JSONRPCClient/Heartbeat/standard`` (every 5 s).
     public var heartbeat: JSONRPCClient.Heartbeat
+    /// Where the client's metrics go (docs/operations.md#metrics: its reconnections). Default: the factory the
+    /// process bootstrapped when this configuration was made (none: no metrics).
+    public var metrics: SignalingMetrics
 
     /// Creates a configuration; every argument has the default its property documents.
     public init(
@@ -40,7 +43,8 @@ public struct SignalingClientConfiguration: Sendable {
         clock: any SignalingClock = SystemClock(),
         eventBufferLimit: Int = 1024,
         reconnect: JSONRPCClient.ReconnectPolicy = .standard,
-        heartbeat: JSONRPCClient.Heartbeat = .standard
+        heartbeat: JSONRPCClient.Heartbeat = .standard,
+        metrics: SignalingMetrics = SignalingMetrics()
     ) {
         self.requestTimeout = requestTimeout
         self.retries = retries
@@ -51,12 +55,13 @@ public struct SignalingClientConfiguration: Sendable {
         self.eventBufferLimit = eventBufferLimit
         self.reconnect = reconnect
         self.heartbeat = heartbeat
+        self.metrics = metrics
     }
 
     /// The settings of the client's ``JSONRPCClient``.
     package var rpc: JSONRPCClient.Configuration {
         .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat, logger: logger,
-              clock: clock)
+              clock: clock, metrics: metrics)
     }
 
     /// The WebSocket options with the `Authorization` header added when there is a token.

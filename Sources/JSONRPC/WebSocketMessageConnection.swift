@@ -21,6 +21,12 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// (``/WebSocketTransport/WebSocketEventLoopExecutor``).
     public var executor: (any TaskExecutor)? { webSocket.executor }
 
+    /// The upgrade request's captured headers (a server-side connection's; empty for a client's).
+    public var openingHeaders: [String: String] { webSocket.request?.headers ?? [:] }
+    /// The round-trip time the server side measures with PING frames
+    /// (``/WebSocketTransport/WebSocketConnection/roundTripTime``); `nil` on a client connection.
+    public var roundTripTime: Duration? { webSocket.roundTripTime }
+
     /// Sends `text` as one text message; returns once the transport has taken it.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
     public func send(_ text: String) async throws {

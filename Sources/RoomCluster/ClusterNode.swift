@@ -1,3 +1,4 @@
+public import CoreMetrics
 import SignalingSupport
 
 /// One room-server process's place in a cluster: name claims, the room's members across nodes, room events to
@@ -50,13 +51,19 @@ public final class ClusterNode: Sendable {
         var subscribedWaiter: CheckedContinuation<Bool, Never>?
     }
     let state = LockedValue(State())
+    /// Round trips and events (docs/operations.md#metrics), when metrics are on.
+    let metrics: ClusterMetrics?
 
-    /// A node with `configuration`; ``start()`` joins the cluster.
-    public init(configuration: ClusterConfiguration) {
+    /// A node with `configuration`; ``start()`` joins the cluster. Its metrics go to `metricsFactory`
+    /// (``ClusterMetrics``; default: whatever the process bootstrapped, read now).
+    public init(configuration: ClusterConfiguration, metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.configuration = configuration
         keys = ClusterKeys(prefix: configuration.keyPrefix)
-        redis = RedisConnection(url: configuration.redis, timeout: configuration.timeout)
-        liveness = RedisConnection(url: configuration.redis, timeout: configuration.timeout)
+        let metrics = ClusterMetrics(factory: metricsFactory)
+        self.metrics = metrics
+        redis = RedisConnection(url: configuration.redis, timeout: configuration.timeout, roundTrip: metrics?.roundTrip)
+        liveness = RedisConnection(url: configuration.redis, timeout: configuration.timeout,
+                                   roundTrip: metrics?.roundTrip)
         (events, continuation) = AsyncStream<Incoming>.makeStream()
     }
 
@@ -185,6 +192,7 @@ public final class ClusterNode: Sendable {
                                      user: user, payload: payload)
             redis.send(["PUBLISH", keys.channel(room), event.wireText])
         }
+        metrics?.sent(kind)
         return true
     }
 
@@ -207,15 +215,18 @@ public final class ClusterNode: Sendable {
             case .lost(let reason):
                 guard !lost else { continue }
                 lost = true
+                metrics?.outages.increment()
                 continuation.yield(.unavailable(reason))
             case .message(let channel, let payload):
                 guard let room = keys.room(ofChannel: channel), payload.utf8.count <= configuration.maxPayloadBytes + 4096,
                       let message = ClusterEvent(wireText: payload), message.room == room
                 else {
                     state.withLock { $0.dropped += 1 }
+                    metrics?.received("invalid")
                     continue
                 }
                 if message.origin == configuration.nodeID, message.kind != ClusterEvent.departed { continue }
+                metrics?.received(message.kind)
                 continuation.yield(.event(message))
             }
         }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Dispatch
 
 /// A Redis connection for commands, usable from any task: each command runs on the connection's own serial queue
@@ -12,11 +13,19 @@ public final class RedisConnection: @unchecked Sendable {
     public let url: RedisURL
     /// The bound on connecting and on each command's round trip.
     public let timeout: Duration
+    /// Where each round trip's time goes (``ClusterMetrics/redisRoundTrip``), if anywhere.
+    private let roundTrip: CoreMetrics.Timer?
 
     /// A connection to `url`; it connects on the first command.
-    public init(url: RedisURL, timeout: Duration = .seconds(2)) {
+    public convenience init(url: RedisURL, timeout: Duration = .seconds(2)) {
+        self.init(url: url, timeout: timeout, roundTrip: nil)
+    }
+
+    /// A connection whose round trips (connecting included) are recorded by `roundTrip`.
+    init(url: RedisURL, timeout: Duration, roundTrip: CoreMetrics.Timer?) {
         self.url = url
         self.timeout = timeout
+        self.roundTrip = roundTrip
     }
 
     /// Runs one command (`["HSETNX", key, field, value]`) and returns its reply.
@@ -79,6 +88,17 @@ public final class RedisConnection: @unchecked Sendable {
     /// Redis closed while idle (a restart) fails the first command sent on it without Redis having seen it: that
     /// one command is sent again on a new connection. A timeout is never retried (Redis may have run it).
     private func onQueue(_ body: (HiredisContext) throws(RedisError) -> RedisReply) -> Result<RedisReply, RedisError> {
+        guard let roundTrip else { return attempt(body) }
+        let start = ContinuousClock.now
+        defer {
+            let (seconds, attoseconds) = (ContinuousClock.now - start).components
+            roundTrip.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+        return attempt(body)
+    }
+
+    /// ``onQueue(_:)`` without the measurement.
+    private func attempt(_ body: (HiredisContext) throws(RedisError) -> RedisReply) -> Result<RedisReply, RedisError> {
         let reused = context != nil
         do throws(RedisError) {
             if context == nil { context = try HiredisContext(url: url, timeout: timeout) }

@@ -32,7 +32,7 @@ struct Participant: Sendable {
     let outbox: SessionOutbox
     var phase = Phase.joining
     var publishing = Publishing.idle
-    var endpoints: [RoomEndpoint: Endpoint] = [:]
+    var endpoints = Endpoints()
 
     init(name: String, session: ServerSession, outbox: SessionOutbox) {
         self.name = name

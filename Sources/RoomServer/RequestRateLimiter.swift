@@ -8,7 +8,9 @@ final class RequestRateLimiter: Sendable {
     enum Verdict: Sendable, Hashable {
         case allow
         case refuse
-        case refuseAndClose
+        /// Refuse and close; `first` for the request that crossed twice the limit in its window (the one close
+        /// that `signaling_closes_total{reason="rate_limit"}` counts, docs/operations.md#metrics).
+        case refuseAndClose(first: Bool)
     }
 
     private let counter: WindowedRateCounter
@@ -22,7 +24,7 @@ final class RequestRateLimiter: Sendable {
         guard let limit = counter.limit else { return .allow }
         let count = counter.count(id)
         if count <= limit { return .allow }
-        return count >= 2 * limit ? .refuseAndClose : .refuse
+        return count >= 2 * limit ? .refuseAndClose(first: count == 2 * limit) : .refuse
     }
 
     /// Forgets an ended session.

@@ -25,6 +25,9 @@ struct Room: Sendable {
     /// about participants this node did not know yet, so that the read, which may predate it, does not undo it.
     var pendingRemote: [String: PendingRemote] = [:]
 
+    /// What the room counts towards the room gauges, kept by ``subscript(_:)``.
+    private(set) var tally = RoomTally()
+
     /// Whether a local join is between its reservation and its commit.
     var hasJoining: Bool { participants.values.contains { $0.phase == .joining } }
 
@@ -54,6 +57,8 @@ struct Room: Sendable {
     subscript(user: String) -> Participant? {
         get { participants[user] }
         set {
+            if let old = participants[user] { tally.count(old, -1) }
+            if let newValue { tally.count(newValue, 1) }
             if participants[user] == nil, newValue != nil { order.append(user) }
             if newValue == nil { order.removeAll { $0 == user } }
             participants[user] = newValue

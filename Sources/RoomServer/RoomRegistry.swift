@@ -16,13 +16,13 @@ final class RoomRegistry: Sendable {
     }
 
     struct State {
-        var rooms: [String: Room] = [:]
+        var rooms: RoomTable
         var members: [String: Membership] = [:]
         /// Counts the changes an operator sees (``OperationsSnapshot/version``).
         var version: UInt64 = 0
     }
 
-    let state = LockedValue(State())
+    let state: LockedValue<State>
     let limits: RoomServerLimits
     let events: Broadcast<RoomServerEvent>
     /// Told of every change an operator sees (joins, departures, streams, subscriptions, remote members), under the
@@ -32,7 +32,9 @@ final class RoomRegistry: Sendable {
     /// leave in the order of the state changes.
     let cluster: ClusterNode?
 
-    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: ClusterNode? = nil) {
+    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: ClusterNode? = nil,
+         gauges: RoomGauges? = nil) {
+        state = LockedValue(State(rooms: RoomTable(gauges: gauges)))
         self.limits = limits
         self.events = events
         self.cluster = cluster
@@ -202,7 +204,7 @@ final class RoomRegistry: Sendable {
 
     /// The rooms and their joined participants, in join order.
     var snapshot: [String: [String]] {
-        state.withLock { s in s.rooms.filter(\.value.announced).mapValues { $0.joined.map(\.name) } }
+        state.withLock { s in s.rooms.all.filter(\.value.announced).mapValues { $0.joined.map(\.name) } }
     }
 
     static func readyEndpoints(of participant: Participant, in room: String) -> [MediaEndpointID] {

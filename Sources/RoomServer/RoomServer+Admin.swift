@@ -58,10 +58,11 @@ extension RoomServer {
 
     /// The admin subscription's own JSON-RPC server: plain JSON-RPC 2.0 (no Kurento session ids, so no session id
     /// ever reaches an admin page), and a session ends with its socket (no reconnection window): the page
-    /// subscribes again on its new socket.
+    /// subscribes again on its new socket. Its connections stay out of the metrics, which count clients
+    /// (docs/operations.md#metrics).
     static func adminRPCConfiguration(_ configuration: Configuration) -> JSONRPCServer.Configuration {
         JSONRPCServer.Configuration(conventions: .plain, reconnectionWindow: .zero, logger: configuration.logger,
-                                    clock: configuration.clock, maxInFlightPerConnection: 4)
+                                    clock: configuration.clock, maxInFlightPerConnection: 4, metrics: .disabled)
     }
 
     func registerAdminMethods() {

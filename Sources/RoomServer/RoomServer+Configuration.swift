@@ -53,6 +53,11 @@ extension RoomServer {
         public var logger: Logger
         /// The clock of the reconnection window and the JSON-RPC timers.
         public var clock: any SignalingClock
+        /// Where the server's metrics go (docs/operations.md#metrics): its JSON-RPC servers' (connections,
+        /// sessions, requests, notifications, closes), the room gauges, and with a cluster the Redis round trips and
+        /// cluster events. Default: the factory the process bootstrapped when this configuration was made (none:
+        /// no metrics, no cost).
+        public var metrics: SignalingMetrics
 
         /// Creates a configuration; every argument has its default (media: ``SimulatedMediaBackend``).
         public init(
@@ -70,7 +75,8 @@ extension RoomServer {
             cluster: ClusterConfiguration? = nil,
             operations: OperationsConfiguration = .init(),
             logger: Logger = .disabled(label: "KurentoSignaling.RoomServer"),
-            clock: any SignalingClock = SystemClock()
+            clock: any SignalingClock = SystemClock(),
+            metrics: SignalingMetrics = SignalingMetrics()
         ) {
             self.host = host
             self.port = port
@@ -87,6 +93,7 @@ extension RoomServer {
             self.operations = operations
             self.logger = logger
             self.clock = clock
+            self.metrics = metrics
         }
     }
 }

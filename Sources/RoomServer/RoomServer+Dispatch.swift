@@ -1,3 +1,4 @@
+import CoreMetrics
 import JSONRPC
 import Logging
 import RoomProtocol
@@ -40,8 +41,9 @@ extension RoomServer {
         switch rateLimiter.admit(context.session.id) {
         case .allow: break
         case .refuse: throw Self.rateLimited
-        case .refuseAndClose:
+        case .refuseAndClose(let first):
             logger.warning("rate limit persists: closing", metadata: ["session": "\(context.session)"])
+            if first { rateLimitCloses?.increment() }
             if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
             throw Self.rateLimited
         }

@@ -1,3 +1,4 @@
+import CoreMetrics
 public import JSONRPC
 import Logging
 import RoomProtocol
@@ -52,7 +53,8 @@ extension RoomServer {
         switch rateLimiter.admit(context.session.id) {
         case .allow: break
         case .refuse: throw Self.rateLimited
-        case .refuseAndClose:
+        case .refuseAndClose(let first):
+            if first { rateLimitCloses?.increment() }
             if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
             throw Self.rateLimited
         }

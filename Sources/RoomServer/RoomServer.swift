@@ -1,4 +1,5 @@
 public import JSONRPC
+import CoreMetrics
 import Logging
 public import RoomCluster
 import RoomProtocol
@@ -43,6 +44,8 @@ public final class RoomServer: Sendable {
     let adminFeed: AdminFeed
     /// Readiness and the second plain-HTTP listener (docs/operations.md).
     let operations: OperationsState
+    /// `signaling_closes_total{reason="rate_limit"}`, when metrics are on (docs/operations.md#metrics).
+    let rateLimitCloses: Counter?
 
     /// Creates a server that serves the connections given to ``serve(_:)``.
     public convenience init(configuration: Configuration) {
@@ -56,10 +59,13 @@ public final class RoomServer: Sendable {
         let rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
-            handlerTimeout: configuration.limits.handlerTimeout)
+            handlerTimeout: configuration.limits.handlerTimeout, metrics: configuration.metrics)
         rpc = JSONRPCServer(configuration: rpcConfiguration)
-        cluster = configuration.cluster.map { ClusterNode(configuration: $0) }
-        let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster)
+        let metrics = configuration.metrics
+        cluster = configuration.cluster.map { ClusterNode(configuration: $0, metricsFactory: metrics.factory) }
+        rateLimitCloses = metrics.closeCounter(.rateLimit)
+        let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster,
+                                    gauges: RoomGauges(metrics))
         self.registry = registry
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)

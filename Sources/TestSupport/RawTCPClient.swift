@@ -6,10 +6,7 @@ import Glibc
 /// A plain TCP client socket on 127.0.0.1 for tests that speak below WebSocket: scripted bytes, silence, EOF.
 /// Blocking reads run on a dedicated thread, never on the cooperative pool.
 public final class RawTCPClient: Sendable {
-    private let fd: Int32
-
-    /// The socket's file descriptor (for socket options).
-    var descriptor: Int32 { fd }
+    let fd: Int32
 
     public init(port: Int) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -81,6 +81,14 @@ extension ConnectionCore {
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         if finished { return -1 }
         while true {
+            // A due round-trip probe goes out between messages, never between the fragments of one.
+            if current == nil, probeDue, shared.withLock({ $0.requestedClose == nil }) {
+                if !writeProbe(wsi) { return -1 }
+                if lws_send_pipe_choked(wsi) != 0 {
+                    lws_callback_on_writable(wsi)
+                    return 0
+                }
+            }
             if current == nil {
                 // Take the frame out of the shared queue so this thread owns its buffer uniquely: writing into it
                 // (lws masks client payloads in place) must not copy it.

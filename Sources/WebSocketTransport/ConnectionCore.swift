@@ -39,6 +39,8 @@ final class ConnectionCore: @unchecked Sendable {
         var requestedClose: (code: UInt16, reason: String)?
         /// Messages written in batches so far (``ConnectionCore/takeNext()``; tests read it).
         var batchedMessages = 0
+        /// The last round-trip time measured by a probe PING (``ConnectionCore/pong(_:_:)``).
+        var roundTripTime: Duration?
 
         /// The queued frames as an array. An empty `Deque` is not copied: copying one writes a zero count into
         /// the runtime's shared empty-array storage, which ThreadSanitizer reports as a race between two event
@@ -68,6 +70,15 @@ final class ConnectionCore: @unchecked Sendable {
     var tlsVerifyError: Int32?
     /// The kernel thread that ran the establishing callback (tests check it is the service thread).
     var establishedOnThread: Int32 = 0
+    /// The plain HTTP transaction in progress on this socket, if any (``httpRequest(_:)``).
+    var httpExchange: HTTPExchange?
+    /// Numbers this socket's HTTP requests, so that a late handler response finds its request gone.
+    var httpSequence = 0
+    /// A round-trip probe PING goes out at the next WRITEABLE (``requestProbe()``).
+    var probeDue = false
+    /// The probe PING waiting for its PONG.
+    var probeInFlight: (sequence: UInt64, sentAt: ContinuousClock.Instant)?
+    var probeSequence: UInt64 = 0
 
     init(loop: WebSocketEventLoop, limits: ConnectionLimits) {
         self.loop = loop
@@ -180,6 +191,7 @@ final class ConnectionCore: @unchecked Sendable {
         guard !finished else { return }
         finished = true
         handshakeTimer?.cancel()
+        abandonHTTP()
         let info: WebSocketCloseInfo
         if let peerClose {
             info = WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: peerClose.code), reason: peerClose.reason, initiatedLocally: false)

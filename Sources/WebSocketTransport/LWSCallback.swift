@@ -79,10 +79,20 @@ private func handle(
     case LWS_CALLBACK_ESTABLISHED:
         core?.established(wsi)
         return 0
+    case LWS_CALLBACK_RECEIVE_PONG:
+        core?.pong(input, length)
+        return 0
     case LWS_CALLBACK_HTTP:
-        // Plain HTTP on a WebSocket endpoint: say so, then finish the transaction.
+        // Plain HTTP: the server's httpHandler, or 426 without one (docs/libwebsockets.md#plain-http).
+        if let core { return core.httpRequest(wsi) }
         if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if let core, core.httpExchange != nil { return core.httpWriteable(wsi) }
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    case LWS_CALLBACK_TIMER:
+        // lws_set_timer_usecs: only an HTTP handler's deadline uses the per-wsi timer.
+        return core?.httpTimerFired(wsi) ?? 0
 
     case LWS_CALLBACK_WSI_DESTROY:
         if let core {

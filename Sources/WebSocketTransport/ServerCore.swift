@@ -27,12 +27,24 @@ final class ServerCore: @unchecked Sendable {
     var countedAddress: [ObjectIdentifier: String] = [:]
     /// Connections whose ``WebSocketServerConfiguration/authorizeUpgrade`` has not decided yet.
     var authorizing: Set<ObjectIdentifier> = []
+    /// HTTP handler responses that came too late (after the 503, or after the socket closed) and were dropped.
+    var droppedHTTPResponses = 0
+    /// The round-trip probe timer: an `lws_sul` timer with this server as its owner, in C memory lws links into its
+    /// timer list (docs/libwebsockets.md#round-trip-probe). Cancelled before the vhost or the context goes away.
+    private var probeTimer: UnsafeMutablePointer<clws_timer>?
+    private var probeScheduled = false
 
     init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration,
          accepted: AsyncStream<WebSocketConnection>.Continuation) {
         self.loop = loop
         self.configuration = configuration
         self.acceptedConnections = accepted
+    }
+
+    deinit {
+        // Unlinked from lws's timer list already: `destroyVhost` and `loopEnding` cancel it, and the loop keeps this
+        // server until one of them has run.
+        probeTimer?.deallocate()
     }
 
     /// Service thread: creates the listening vhost. Returns the bound port.
@@ -83,6 +95,7 @@ final class ServerCore: @unchecked Sendable {
     /// `LWS_CALLBACK_ESTABLISHED` on one of our connections: hand it to the application, once
     /// ``WebSocketServerConfiguration/authorizeUpgrade`` (if any) has accepted it.
     func established(_ core: ConnectionCore) {
+        scheduleProbe()
         guard let authorize = configuration.authorizeUpgrade, let request = core.request else {
             acceptedConnections.yield(WebSocketConnection(core: core, request: core.request))
             return
@@ -109,6 +122,46 @@ final class ServerCore: @unchecked Sendable {
         case .reject(let status, let reason):
             core.beginClose(code: UpgradeDecision.closeCode(forStatus: status), reason: reason, flush: false)
         }
+    }
+
+    // MARK: Round-trip probe (service thread)
+
+    /// Arms the probe timer for one ``ConnectionLimits/rttProbeInterval`` from now, unless it is armed, disabled,
+    /// or the server is going away. One timer serves every connection, so an idle loop wakes once per interval.
+    func scheduleProbe() {
+        guard !probeScheduled, !shuttingDown, vhost != nil, let context = loop.context,
+              let interval = configuration.limits.rttProbeInterval, interval > .zero else { return }
+        let timer: UnsafeMutablePointer<clws_timer>
+        if let existing = probeTimer {
+            timer = existing
+        } else {
+            timer = .allocate(capacity: 1)
+            timer.initialize(to: clws_timer())
+            timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+            probeTimer = timer
+        }
+        probeScheduled = true
+        lws_sul_schedule(context, 0, Self.sul(timer), rttProbeTimerFired, ConnectionCore.microseconds(interval))
+    }
+
+    /// The probe timer fired: every open connection sends a probe PING; the timer is armed again while any is open.
+    func probeTick() {
+        probeScheduled = false
+        var anyOpen = false
+        for core in connections.values where core.requestProbe() { anyOpen = true }
+        if anyOpen { scheduleProbe() }
+    }
+
+    /// Unlinks the probe timer from lws's list; must run while the context lives.
+    private func cancelProbe() {
+        guard probeScheduled, let timer = probeTimer else { return }
+        probeScheduled = false
+        lws_sul_cancel(Self.sul(timer))
+    }
+
+    /// The `lws_sorted_usec_list_t` at the start of a `clws_timer`.
+    private static func sul(_ timer: UnsafeMutablePointer<clws_timer>) -> UnsafeMutablePointer<lws_sorted_usec_list_t> {
+        UnsafeMutableRawPointer(timer).assumingMemoryBound(to: lws_sorted_usec_list_t.self)
     }
 
     /// The connections counted from `address` (O(1): the per-IP cap is checked on every upgrade).
@@ -163,6 +216,7 @@ final class ServerCore: @unchecked Sendable {
     /// Service thread, when the loop is about to destroy its context (and with it every vhost): accept no more and
     /// end the stream of accepted connections. The loop finishes the connections, which resumes `drainWaiters`.
     func loopEnding() {
+        cancelProbe()
         vhost = nil
         shuttingDown = true
         acceptedConnections.finish()
@@ -170,6 +224,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Service thread: destroys the listening vhost once its connections are gone.
     func destroyVhost() {
+        cancelProbe()
         guard let vh = vhost else { return }
         vhost = nil
         vhostDestroyed = true
@@ -181,4 +236,13 @@ final class ServerCore: @unchecked Sendable {
             try? loop.submit { [self] in loop.servers[Unmanaged.passUnretained(self).toOpaque()] = nil }
         }
     }
+}
+
+/// The probe timer's callback, called by lws on the service thread (`lws_sul`): a named global function
+/// (docs/libwebsockets.md#named-functions). The owner is the ``ServerCore``, which the loop keeps alive until the
+/// timer is cancelled.
+private func rttProbeTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = clws_timer_owner(sul) else { return }
+    let server = Unmanaged<ServerCore>.fromOpaque(owner).takeUnretainedValue()
+    server.loop.mailbox.callback { server.probeTick() }
 }

@@ -36,6 +36,11 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var pingInterval: Duration? = .seconds(30)
     /// Idle time after which the connection is dropped if nothing (not even a PONG) arrived.
     public var idleTimeout: Duration? = .seconds(40)
+    /// How often a server-side connection sends a WebSocket PING of its own to measure the round-trip time
+    /// (``WebSocketConnection/roundTripTime``); `nil` disables the probe. One timer per server probes all its open
+    /// connections at once, so an idle loop wakes once per interval, not once per connection
+    /// (docs/libwebsockets.md#round-trip-probe). Client connections do not probe.
+    public var rttProbeInterval: Duration? = .seconds(10)
 
     /// Creates the default limits (docs/architecture.md#defaults).
     public init() {}
@@ -85,7 +90,9 @@ public struct WebSocketServerConfiguration: Sendable {
     public var maxConnectionsPerAddress: Int?
     /// Subprotocols the server accepts besides none at all.
     public var subprotocols: [String] = []
-    /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set.
+    /// Header names (case-insensitive) captured into ``UpgradeRequest/headers`` besides the standard set (which
+    /// includes `authorization`, `origin`, `host`, `user-agent`, `cookie`, `x-forwarded-for`, `traceparent` and
+    /// `tracestate`).
     public var extraHeaderNames: [String] = []
     /// A quick first look at each upgrade (routing by path, say), answered with an HTTP status. It runs on the
     /// event loop's service thread, where every connection is served: it must be fast, must not block and must
@@ -98,6 +105,16 @@ public struct WebSocketServerConfiguration: Sendable {
     /// connection with ``UpgradeDecision/closeCode(forStatus:)`` (4401, 4403, …) and its reason. A decision that
     /// takes longer than ``handshakeTimeout`` is a refusal: close 1008 "authorization timed out".
     public var authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)?
+    /// Answers plain HTTP requests on this server's port (no upgrade). Runs off the service thread; nil: 426 as before.
+    ///
+    /// Each request runs in a task of its own, so a slow handler holds up nobody else; the response is written on
+    /// the service thread, and the connection stays open for the next request when the client keeps it alive. Only
+    /// `GET` and `HEAD` without a body reach the handler (docs/libwebsockets.md#plain-http). A handler that takes
+    /// longer than ``httpHandlerTimeout`` is answered 503 for it and its task is cancelled; so is a handler whose
+    /// client went away, and its late response is dropped.
+    public var httpHandler: (@Sendable (HTTPRequest) async -> HTTPResponse)?
+    /// How long ``httpHandler`` may take before the request is answered 503 "Service Unavailable".
+    public var httpHandlerTimeout: Duration = .seconds(10)
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()
 

@@ -144,6 +144,12 @@ public final class WebSocketConnection: Sendable {
     /// Bytes queued for sending and not yet taken by the socket.
     public var queuedOutboundBytes: Int { core.shared.withLock { $0.outboundBytes } }
 
+    /// The last round-trip time measured on this connection: from a probe PING the server sends every
+    /// ``ConnectionLimits/rttProbeInterval`` to its PONG (docs/libwebsockets.md#round-trip-probe). `nil` until the
+    /// first PONG arrives, when the probe is disabled, and on client connections (which do not probe). It keeps
+    /// its last value after the connection closes.
+    public var roundTripTime: Duration? { core.shared.withLock { $0.roundTripTime } }
+
     /// True until the connection has closed.
     public var isOpen: Bool {
         if case .open = core.shared.withLock({ $0.phase }) { return true }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Foundation
+import JSONRPC
 import Logging
 import RoomCluster
 import RoomServer
@@ -103,7 +104,12 @@ struct RoomServerCommand: AsyncParsableCommand {
         // Installed before listening, so no signal is missed; the sources live until `run` returns.
         let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "room-server.signals")
         defer { sources.forEach { $0.cancel() } }
-        var logger = Logger(label: "room-server", factory: { StreamLogHandler.standardError(label: $0) })
+        // Before the server exists, so that every instrument it makes lands in the exporter's registry.
+        PrometheusExporter.shared.bootstrap()
+        // Every line logged while a connection or a request is served carries its trace_id and span_id.
+        var logger = Logger(label: "room-server", factory: {
+            StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent)
+        })
         logger.logLevel = logLevel
         var store: (any SharedObjectStore)?
         if let sharedObjectsPath {
@@ -144,7 +150,8 @@ struct RoomServerCommand: AsyncParsableCommand {
             sharedObjects: SharedObjectService.Configuration(
                 store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
             cluster: clusterConfiguration,
-            logger: logger)
+            logger: logger,
+            metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))
     }
 
     /// `--cluster` and `--node-id` (validated in ``validate()``).

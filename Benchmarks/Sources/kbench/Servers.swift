@@ -1,6 +1,8 @@
+import CoreMetrics
 import Foundation
 import JSONRPC
 import NIOCore
+import Prometheus
 import RoomCluster
 import RoomServer
 import SignalingSupport
@@ -29,8 +31,12 @@ enum Servers {
         exit(0)
     }
 
-    /// The same code as Examples/jsonrpc-echo-server.
+    /// The same code as Examples/jsonrpc-echo-server; with `KBENCH_METRICS=prometheus` in the environment, its
+    /// metrics go to a Prometheus registry, as room-server's do (docs/operations.md#metrics).
     static func rpc() async throws {
+        if ProcessInfo.processInfo.environment["KBENCH_METRICS"] == "prometheus" {
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
+        }
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         server.registerSpecificationExamples()
         let listener = try await server.listen(on: WebSocketServerConfiguration())

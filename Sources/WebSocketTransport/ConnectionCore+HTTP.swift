@@ -1,0 +1,322 @@
+import CLibWebSockets
+import SignalingSupport
+
+/// One plain HTTP transaction on a server socket, from `LWS_CALLBACK_HTTP` to `lws_http_transaction_completed`.
+/// Service thread only (docs/libwebsockets.md#plain-http).
+final class HTTPExchange {
+    enum Phase {
+        /// The handler's task is running; the deadline timer (`lws_set_timer_usecs`) is armed.
+        case handling
+        /// The response is going out in `LWS_CALLBACK_HTTP_WRITEABLE`.
+        case writing
+    }
+
+    /// Which request of the socket this is: a handler's response is taken only while it still matches.
+    let sequence: Int
+    let isHead: Bool
+    let deadline: ContinuousClock.Instant
+    var phase = Phase.handling
+    /// The handler's task, cancelled when the request is answered without it (deadline, peer gone).
+    var task: Task<Void, Never>?
+    /// `CLWS_PRE` bytes, then the status line and the headers.
+    var head: [UInt8] = []
+    var headWritten = false
+    /// `CLWS_PRE` bytes, then the body; only the headroom for `HEAD`, 204 and 304. The bytes already written
+    /// before a chunk serve as that chunk's headroom.
+    var body: [UInt8] = []
+    var bodyOffset = 0
+
+    init(sequence: Int, isHead: Bool, deadline: ContinuousClock.Instant) {
+        self.sequence = sequence
+        self.isHead = isHead
+        self.deadline = deadline
+    }
+}
+
+/// Plain HTTP on a WebSocket server's port: requests go to ``WebSocketServerConfiguration/httpHandler`` off the
+/// service thread, responses come back through the mailbox and are written in WRITEABLE-sized chunks
+/// (docs/libwebsockets.md#plain-http).
+extension ConnectionCore {
+    /// Body bytes handed to lws per write; the loop stops earlier when `lws_send_pipe_choked` says the socket is
+    /// full (docs/libwebsockets.md#rules, rule 7).
+    static let httpWriteChunk = 32 << 10
+    /// Seconds a response may go without progress before lws drops the socket (lws's own `timeout_secs`).
+    static let httpProgressTimeout: Int32 = 20
+
+    /// Request methods lws parses, with the token holding each one's URI.
+    private static let httpMethods: [(String, lws_token_indexes)] = [
+        ("GET", WSI_TOKEN_GET_URI), ("HEAD", WSI_TOKEN_HEAD_URI), ("POST", WSI_TOKEN_POST_URI),
+        ("PUT", WSI_TOKEN_PUT_URI), ("PATCH", WSI_TOKEN_PATCH_URI), ("DELETE", WSI_TOKEN_DELETE_URI),
+        ("OPTIONS", WSI_TOKEN_OPTIONS_URI), ("CONNECT", WSI_TOKEN_CONNECT),
+    ]
+
+    // MARK: Requests (service thread)
+
+    /// `LWS_CALLBACK_HTTP`: a complete request head without an upgrade. Returns -1 to close the socket.
+    func httpRequest(_ wsi: OpaquePointer) -> Int32 {
+        guard let server, !finished else { return -1 }
+        guard let handler = server.configuration.httpHandler else {
+            // No handler: plain HTTP on a WebSocket endpoint is answered as it always was.
+            if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        // The socket sent a whole request in time: the upgrade clock is no longer its bound (lws's keep-alive and
+        // header timeouts bound what follows).
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+        // lws starts no request before the previous one completed; a second one here would be a bug in this file.
+        guard httpExchange == nil else { return -1 }
+
+        let (method, uriToken) = Self.httpMethods.first { lws_hdr_total_length(wsi, $0.1) > 0 }
+            ?? ("GET", WSI_TOKEN_GET_URI)
+        let contentLength = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
+        let declaresBody = contentLength > 0 || Self.header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil
+        guard method == "GET" || method == "HEAD" else {
+            // Bodies are never read: answer and close, so an unread body is never taken for the next request.
+            return refuse(wsi, HTTPResponse(status: 405, contentType: "text/plain; charset=utf-8",
+                                            body: "\(method) not allowed\n", headers: ["allow": "GET, HEAD"]))
+        }
+        guard !declaresBody else {
+            return refuse(wsi, HTTPResponse(status: 400, contentType: "text/plain; charset=utf-8",
+                                            body: "a \(method) request has no body\n"))
+        }
+
+        let request = HTTPRequest(
+            method: method, path: Self.header(wsi, uriToken) ?? "/", query: Self.queryArguments(wsi),
+            headers: Self.captureHeaders(wsi, standard: Self.httpHeaders, extra: server.configuration.extraHeaderNames),
+            peerAddress: Self.peerAddress(wsi))
+        httpSequence += 1
+        let sequence = httpSequence
+        let timeout = server.configuration.httpHandlerTimeout
+        let exchange = HTTPExchange(sequence: sequence, isHead: method == "HEAD", deadline: .now + timeout)
+        httpExchange = exchange
+        // The handler runs off the service thread (rule 6); its response comes back through the mailbox.
+        exchange.task = Task { [loop] in
+            let response = await handler(request)
+            try? loop.submit { [self] in httpResponded(sequence, response) }
+        }
+        // lws 4.1.6 does not read a socket while its transaction runs, yet leaves it in the poll set: anything the
+        // peer sends meanwhile (a pipelined request, its FIN) keeps it readable, and the service thread spins on it,
+        // starving libev's idle watcher and with it every lws timer. So reading stops until the response is out.
+        lws_rx_flow_control(wsi, 0)
+        // lws gave the request its `timeout_secs` (PENDING_TIMEOUT_HTTP_CONTENT) before this callback; a longer
+        // handler bound must not be cut short by it. The bound itself is a per-wsi lws_sul timer
+        // (LWS_CALLBACK_TIMER), which lws cancels with the wsi.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(clamping: timeout.components.seconds + 5))
+        lws_set_timer_usecs(wsi, Self.microseconds(timeout))
+        return 0
+    }
+
+    /// `LWS_CALLBACK_TIMER`: the handler's deadline. A handler still running gets its request answered 503.
+    func httpTimerFired(_ wsi: OpaquePointer) -> Int32 {
+        guard let exchange = httpExchange, case .handling = exchange.phase else { return 0 }
+        let left = exchange.deadline - .now
+        if left > .milliseconds(1) {
+            lws_set_timer_usecs(wsi, Self.microseconds(left))
+            return 0
+        }
+        exchange.task?.cancel()
+        let bound = server?.configuration.httpHandlerTimeout ?? .zero
+        startResponse(HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8",
+                                   body: "no answer within \(bound)\n",
+                                   headers: ["retry-after": "1"]), exchange, wsi)
+        return 0
+    }
+
+    /// Service thread, through the mailbox: the handler of request `sequence` answered. Dropped when that request
+    /// was answered already (503), or the socket closed meanwhile.
+    func httpResponded(_ sequence: Int, _ response: HTTPResponse) {
+        guard !finished, let wsi, let exchange = httpExchange, exchange.sequence == sequence,
+              case .handling = exchange.phase
+        else {
+            server?.droppedHTTPResponses += 1
+            return
+        }
+        startResponse(response, exchange, wsi)
+    }
+
+    /// The socket closed (or the loop is ending): a handler still running is cancelled and its answer dropped.
+    func abandonHTTP() {
+        httpExchange?.task?.cancel()
+        httpExchange = nil
+    }
+
+    // MARK: Responses (service thread)
+
+    /// Prepares `response` for `exchange` and asks for `LWS_CALLBACK_HTTP_WRITEABLE`.
+    private func startResponse(_ response: HTTPResponse, _ exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        exchange.task = nil
+        exchange.phase = .writing
+        let fallback = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
+                                    body: "the response headers do not fit\n")
+        guard let (head, body) = Self.encode(response, isHead: exchange.isHead, closing: false, wsi)
+                ?? Self.encode(fallback, isHead: exchange.isHead, closing: false, wsi)
+        else {
+            // Cannot happen (the buffer is sized for the headers); close rather than leave the request hanging.
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            return
+        }
+        exchange.head = head
+        exchange.body = body
+        // Reading resumes first: lws 4.1.6 hands an rx-flow-controlled HTTP socket no WRITEABLE at all (its POLLIN
+        // handler returns before the POLLOUT part), and the requested POLLOUT would then spin the service thread.
+        lws_rx_flow_control(wsi, 1)
+        lws_callback_on_writable(wsi)
+    }
+
+    /// `LWS_CALLBACK_HTTP_WRITEABLE`: writes the head, then the body in chunks while the socket takes them, then
+    /// completes the transaction so a kept-alive socket reads its next request. Returns -1 to close.
+    func httpWriteable(_ wsi: OpaquePointer) -> Int32 {
+        guard let exchange = httpExchange, case .writing = exchange.phase else { return 0 }
+        if !exchange.headWritten {
+            let length = exchange.head.count - CLWS_PRE
+            let written = exchange.head.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + CLWS_PRE, length, LWS_WRITE_HTTP_HEADERS)
+            }
+            // lws buffers what the socket does not take; a short count means the socket is broken.
+            if written < length { return -1 }
+            exchange.headWritten = true
+        }
+        let total = exchange.body.count - CLWS_PRE
+        while exchange.bodyOffset < total {
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            let offset = exchange.bodyOffset
+            let chunk = min(Self.httpWriteChunk, total - offset)
+            let kind = offset + chunk == total ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
+            let written = exchange.body.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + CLWS_PRE + offset, chunk, kind)
+            }
+            if written < chunk { return -1 }
+            exchange.bodyOffset += chunk
+            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.httpProgressTimeout)
+        }
+        httpExchange = nil
+        // Keep-alive: lws resets the socket for the next request (deferring this while its own buffer drains), or
+        // says to close (HTTP/1.0, `Connection: close`).
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Answers a request the handler never sees, at once and with `connection: close`, then closes the socket
+    /// (its body, if any, is never read). Returns the callback's -1.
+    private func refuse(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
+        guard let encoded = Self.encode(response, isHead: false, closing: true, wsi) else { return -1 }
+        var (head, body) = encoded
+        let headLength = head.count - CLWS_PRE, bodyLength = body.count - CLWS_PRE
+        _ = head.withUnsafeMutableBufferPointer {
+            lws_write(wsi, $0.baseAddress! + CLWS_PRE, headLength, LWS_WRITE_HTTP_HEADERS)
+        }
+        if bodyLength > 0 {
+            _ = body.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + CLWS_PRE, bodyLength, LWS_WRITE_HTTP_FINAL)
+            }
+        }
+        // lws flushes what it buffered before it closes.
+        return -1
+    }
+
+    // MARK: Encoding
+
+    /// The status line and headers (`lws_add_http_header_status`, `…_by_name`, `…_content_length`,
+    /// `lws_finalize_http_header`) and the body, each behind `CLWS_PRE` bytes of headroom. Nil when the headers
+    /// do not fit the buffer sized for them (they always should).
+    static func encode(_ response: HTTPResponse, isHead: Bool, closing: Bool,
+                       _ wsi: OpaquePointer) -> (head: [UInt8], body: [UInt8])? {
+        var response = response
+        if !(200...599).contains(response.status) {
+            response = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
+                                    body: "the handler answered with status \(response.status)\n")
+        }
+        let noBody = response.status == 204 || response.status == 304
+        var fields = response.headers.compactMap { name, value -> (String, String)? in
+            let name = name.lowercased()
+            guard isToken(name), isFieldValue(value),
+                  !["content-length", "transfer-encoding", "connection"].contains(name) else { return nil }
+            return (name, value)
+        }.sorted { $0.0 < $1.0 }
+        if closing { fields.append(("connection", "close")) }
+
+        let fieldBytes = fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        var head = [UInt8](repeating: 0, count: CLWS_PRE + 256 + fieldBytes)
+        let headLength = head.withUnsafeMutableBufferPointer { buffer -> Int? in
+            let start = buffer.baseAddress! + CLWS_PRE
+            let end = buffer.baseAddress! + buffer.count
+            var p: UnsafeMutablePointer<UInt8>? = start
+            if lws_add_http_header_status(wsi, UInt32(response.status), &p, end) != 0 { return nil }
+            for (name, value) in fields {
+                let key = Array((name + ":").utf8) + [0]
+                let bytes = Array(value.utf8)
+                let failed = key.withUnsafeBufferPointer { k in
+                    bytes.withUnsafeBufferPointer { v in
+                        lws_add_http_header_by_name(wsi, k.baseAddress, v.baseAddress, Int32(v.count), &p, end)
+                    }
+                }
+                if failed != 0 { return nil }
+            }
+            if !noBody {
+                if isHead {
+                    // The length a GET would get, without lws counting a body that will not follow.
+                    let length = Array(String(response.body.count).utf8)
+                    let failed = length.withUnsafeBufferPointer {
+                        lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, $0.baseAddress,
+                                                     Int32($0.count), &p, end)
+                    }
+                    if failed != 0 { return nil }
+                } else if lws_add_http_header_content_length(wsi, UInt64(response.body.count), &p, end) != 0 {
+                    return nil
+                }
+            }
+            if lws_finalize_http_header(wsi, &p, end) != 0 { return nil }
+            return p! - start
+        }
+        guard let headLength else { return nil }
+        head.removeLast(head.count - CLWS_PRE - headLength)
+        var body = [UInt8](repeating: 0, count: CLWS_PRE)
+        if !isHead && !noBody { body += response.body }
+        return (head, body)
+    }
+
+    /// An RFC 9110 token (a header name).
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
+                || "!#$%&'*+-.^_`|~".utf8.contains(c)
+        }
+    }
+
+    /// A header value without CR, LF or NUL (no header injection).
+    private static func isFieldValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+
+    // MARK: Request fields
+
+    /// The query arguments lws split at `&` (and `;`) and decoded (`%XX`, `+`; an encoded `=` in a name became
+    /// `_`): each fragment is `name=value` or a bare `name`; the last value of a name wins.
+    static func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
+        var arguments: [String: String] = [:]
+        var index: Int32 = 0
+        // lws holds a bounded number of fragments per request; the bound here only guards against a bug.
+        while index < 4096 {
+            let length = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index)
+            var buffer = [CChar](repeating: 0, count: Int(max(length, 0)) + 1)
+            let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index)
+            if copied < 0 { break }
+            index += 1
+            let fragment = string(buffer, length: copied)
+            guard !fragment.isEmpty else { continue }
+            let parts = fragment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            arguments[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return arguments
+    }
+
+    /// `duration` in whole microseconds (lws_usec_t), at least 1.
+    static func microseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, seconds.multipliedReportingOverflow(by: 1_000_000).overflow ? Int64.max
+                   : seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+    }
+}

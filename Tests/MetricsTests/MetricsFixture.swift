@@ -1,0 +1,114 @@
+import JSONRPC
+import Prometheus
+import RoomClient
+import RoomServer
+import SignalingSupport
+import Testing
+import TestSupport
+
+/// A Prometheus registry of the test's own, and the ``SignalingMetrics`` over it: no global bootstrap, so tests in
+/// one process never see each other's metrics (docs/operations.md#metrics).
+struct MetricsFixture {
+    let registry = PrometheusCollectorRegistry()
+
+    var metrics: SignalingMetrics {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[SignalingMetrics.Name.requestDuration] = SignalingMetrics.requestDurationBuckets
+        return SignalingMetrics(factory: factory)
+    }
+
+    /// The registry rendered and read back.
+    var scrape: Scrape { Scrape(registry.emitToString()) }
+
+    /// Waits until `series` shows `value` in a scrape.
+    func waitUntil(_ series: String, is value: Double) async throws {
+        try await TestSupport.waitUntil("\(series) to be \(value)") { [registry] in
+            Scrape(registry.emitToString())[series] == value
+        }
+    }
+}
+
+/// One Prometheus text exposition, as series (`name{labels}`, exactly as written) → value.
+struct Scrape: CustomStringConvertible {
+    let text: String
+    let values: [String: Double]
+
+    init(_ text: String) {
+        self.text = text
+        var values: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
+            values[String(line[..<space])] = value
+        }
+        self.values = values
+    }
+
+    subscript(series: String) -> Double? { values[series] }
+
+    /// The sum over every series of metric `name` (`name` alone or `name{…}`).
+    func total(_ name: String) -> Double {
+        values.filter { $0.key == name || $0.key.hasPrefix(name + "{") }.values.reduce(0, +)
+    }
+
+    var description: String { text }
+}
+
+/// A ``MessageTransport`` whose connections `server` serves in memory; ``drop()`` ends the newest from the
+/// server's side, as a lost socket.
+final class ServedTransport: MessageTransport {
+    let server: RoomServer
+    private let serverEnds = LockedValue<[LocalMessageConnection]>([])
+
+    init(_ server: RoomServer) { self.server = server }
+
+    func connect() async throws -> any MessageConnection {
+        let (near, far) = LocalMessageConnection.pair()
+        serverEnds.withLock { $0.append(far) }
+        Task { [server] in await server.serve(far) }
+        return near
+    }
+
+    /// Ends the newest connection with 1006, from the server's end.
+    func drop() async {
+        await serverEnds.withLock { $0.last }?.close(code: 1006, reason: "dropped")
+    }
+}
+
+/// A ``RoomClient`` and the room events it received, in order.
+final class MeteredUser: Sendable {
+    let client: RoomClient
+    private let received = LockedValue<[RoomEvent]>([])
+    private let consumer: Task<Void, Never>
+
+    init(_ name: String, room: String, url: String) {
+        client = RoomClient(room: Room(username: name, roomName: room, url: url),
+                            configuration: .init(heartbeat: .off))
+        let events = client.events
+        consumer = Task { [received] in
+            do {
+                for try await event in events { received.withLock { $0.append(event) } }
+            } catch {}
+        }
+    }
+
+    deinit { consumer.cancel() }
+
+    /// Waits until an event satisfying `matches` arrived.
+    func waitFor(_ what: String, _ matches: @escaping @Sendable (RoomEvent) -> Bool) async throws {
+        try await waitUntil(what) { [received] in received.withLock { $0.contains(where: matches) } }
+    }
+}
+
+/// The error code a call failed with, or `nil` when it succeeded or failed otherwise.
+func errorCode(_ call: () async throws -> JSONValue) async -> Int? {
+    do {
+        _ = try await call()
+        return nil
+    } catch RPCError.remote(let error) {
+        return error.code
+    } catch {
+        return nil
+    }
+}

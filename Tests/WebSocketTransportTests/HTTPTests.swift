@@ -1,0 +1,309 @@
+import SignalingSupport
+import TestSupport
+import Testing
+@testable import WebSocketTransport
+
+/// Plain HTTP on a WebSocket server's port (docs/libwebsockets.md#plain-http), spoken by hand over raw sockets.
+@Suite struct HTTPTests {
+    /// A server on `loop` whose handler is `handler`.
+    private static func server(
+        loop: WebSocketEventLoop = .shared, timeout: Duration = .seconds(10), extraHeaders: [String] = [],
+        _ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) async throws -> WebSocketServer {
+        var configuration = WebSocketServerConfiguration()
+        configuration.httpHandler = handler
+        configuration.httpHandlerTimeout = timeout
+        configuration.extraHeaderNames = extraHeaders
+        return try await WebSocketServer.start(configuration, loop: loop)
+    }
+
+    /// The next response on `client`, within 10 s.
+    private static func response(_ client: RawHTTPClient, toHEAD: Bool = false) async throws -> RawHTTPResponse? {
+        try await withDeadline(.seconds(10), "HTTP response") { await client.response(toHEAD: toHEAD) }
+    }
+
+    /// Late handler responses the server dropped so far.
+    private static func dropped(_ server: WebSocketServer) async throws -> Int {
+        let core = server.core
+        return try await core.loop.onServiceThread { _ in core.droppedHTTPResponses }
+    }
+
+    @Test func getWithQueryAndHeadersReachesTheHandlerWithTheRightFields() async throws {
+        let seen = LockedBox<HTTPRequest?>(nil)
+        let server = try await Self.server(extraHeaders: ["X-Trace-Id"]) { request in
+            seen.mutate { $0 = request }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "ok")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/metrics/a%20b?format=json&name=a%2Bb+c&x=1&x=2&flag", headers: [
+            ("User-Agent", "probe/1.0"), ("Accept", "text/plain"), ("X-Trace-Id", "abc-123"), ("Cookie", "k=v"),
+        ])
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 200)
+        #expect(response.body == Array("ok".utf8))
+
+        let request = try #require(seen.value)
+        #expect(request.method == "GET")
+        #expect(request.path == "/metrics/a b")
+        #expect(request.query == ["format": "json", "name": "a+b c", "x": "2", "flag": ""])
+        #expect(request.headers["host"] == "127.0.0.1")
+        #expect(request.headers["user-agent"] == "probe/1.0")
+        #expect(request.headers["accept"] == "text/plain")
+        #expect(request.headers["cookie"] == "k=v")
+        #expect(request.headers["x-trace-id"] == "abc-123")
+        #expect(request.headers["authorization"] == nil)
+        #expect(request.peerAddress == "127.0.0.1")
+        await server.shutdown()
+    }
+
+    @Test func statusHeadersAndAMebibyteBodyArriveIntact() async throws {
+        let body = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let server = try await Self.server { _ in
+            HTTPResponse(status: 201, headers: [
+                "Content-Type": "application/octet-stream", "cache-control": "no-store", "x-build": "42",
+                "content-length": "7",  // ignored: the server counts the body itself
+                "bad header": "dropped", "x-injected": "a\r\nset-cookie: evil=1",
+            ], body: body)
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/blob")
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 201)
+        #expect(response.statusLine.hasPrefix("HTTP/1.1 201"))
+        #expect(response.headers["content-type"] == "application/octet-stream")
+        #expect(response.headers["cache-control"] == "no-store")
+        #expect(response.headers["x-build"] == "42")
+        #expect(response.headers["content-length"] == String(1 << 20))
+        #expect(response.headers["x-injected"] == nil)
+        #expect(response.headers["set-cookie"] == nil)
+        #expect(response.body.count == body.count)
+        #expect(response.body == body)
+        await server.shutdown()
+    }
+
+    @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
+        let peers = LockedBox<[String]>([])
+        let server = try await Self.server { request in
+            peers.mutate { $0.append(request.path) }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "path \(request.path)")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/first")
+        let first = try #require(try await Self.response(client))
+        try client.request("GET", "/second")
+        let second = try #require(try await Self.response(client))
+
+        #expect(first.body == Array("path /first".utf8))
+        #expect(second.body == Array("path /second".utf8))
+        #expect(peers.value == ["/first", "/second"])
+        await server.shutdown()
+    }
+
+    @Test func headGetsTheHeadersWithoutTheBody() async throws {
+        let server = try await Self.server { request in
+            HTTPResponse(status: 200, contentType: "text/html", body: "<h1>dashboard \(request.method)</h1>")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("HEAD", "/dashboard")
+        let head = try #require(try await Self.response(client, toHEAD: true))
+        // On the same socket: had the HEAD response carried a body, this response would start inside it.
+        try client.request("GET", "/dashboard")
+        let get = try #require(try await Self.response(client))
+
+        #expect(head.status == 200)
+        #expect(head.headers["content-type"] == "text/html")
+        #expect(head.headers["content-length"] == String("<h1>dashboard HEAD</h1>".utf8.count))
+        #expect(head.body.isEmpty)
+        #expect(get.status == 200)
+        #expect(get.body == Array("<h1>dashboard GET</h1>".utf8))
+        await server.shutdown()
+    }
+
+    @Test func aSlowHandlerDoesNotDelayAWebSocketEchoOnAnotherConnection() async throws {
+        let entered = Gate(), release = Gate()
+        var configuration = WebSocketServerConfiguration()
+        configuration.httpHandler = { _ in
+            entered.open()
+            await release.wait()
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "slow")
+        }
+        let echo = try await EchoServer.start(configuration)
+        let http = try RawHTTPClient(port: echo.server.port)
+        try http.request("GET", "/slow")
+        try await withDeadline(.seconds(10), "handler entered") { await entered.wait() }
+
+        // The handler is holding its request: the WebSocket side of the same server goes on regardless.
+        let ws = try await WebSocketConnection.connect(to: echo.url)
+        try await ws.send(text: "ping")
+        #expect(try await nextMessage(ws) == .text("ping"))
+
+        release.open()
+        let response = try #require(try await Self.response(http))
+        #expect(response.body == Array("slow".utf8))
+        await ws.close()
+        await echo.stop()
+    }
+
+    @Test func aHandlerSlowerThanTheBoundGets503AndItsLateResponseIsDropped() async throws {
+        let release = Gate()
+        let server = try await Self.server(timeout: .milliseconds(200)) { request in
+            if request.path == "/stuck" { await release.wait() }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "fine")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/stuck")
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 503)
+        #expect(response.headers["retry-after"] == "1")
+
+        release.open()
+        try await waitUntil("late response dropped", asyncCondition: { (try? await Self.dropped(server)) == 1 })
+        // The connection stayed usable: the next request on it is answered by the handler.
+        try client.request("GET", "/quick")
+        let next = try #require(try await Self.response(client))
+        #expect(next.status == 200)
+        #expect(next.body == Array("fine".utf8))
+        await server.shutdown()
+    }
+
+    @Test func aPeerClosingBeforeTheResponseLeavesNothingBehind() async throws {
+        let loop = try WebSocketEventLoop()
+        let entered = Gate(), release = Gate()
+        let cancelled = LockedBox(false)
+        let server = try await Self.server(loop: loop, timeout: .milliseconds(300)) { request in
+            if request.path == "/wait" {
+                entered.open()
+                await release.wait()
+                cancelled.mutate { $0 = Task.isCancelled }
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "late")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/wait")
+        try await withDeadline(.seconds(10), "handler entered") { await entered.wait() }
+
+        // lws learns that the peer is gone when the answer is written (it cannot tell a close from a
+        // half-close by reading): here the 503 at the handler's bound, after which the socket is released.
+        client.shutdown()
+        try await waitUntil("socket released", asyncCondition: { await loop.connectionCount() == 0 })
+        release.open()
+        try await waitUntil("late response dropped", asyncCondition: { (try? await Self.dropped(server)) == 1 })
+        #expect(cancelled.value)
+
+        // The server goes on serving.
+        let again = try RawHTTPClient(port: server.port)
+        try again.request("GET", "/again")
+        #expect(try await Self.response(again)?.body == Array("late".utf8))
+        await server.shutdown()
+        await loop.shutdown()
+    }
+
+    @Test func aClientThatHalfClosesStillGetsItsAnswer() async throws {
+        let release = Gate()
+        let server = try await Self.server { _ in
+            await release.wait()
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "still here")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/readyz")
+        client.finishSending()
+        release.open()
+        let response = try #require(try await Self.response(client))
+        #expect(response.body == Array("still here".utf8))
+        #expect(try await withDeadline(.seconds(10), "EOF") { try await client.tcp.waitForEOF() })
+        await server.shutdown()
+    }
+
+    @Test func anHTTP10RequestIsAnsweredAndTheConnectionCloses() async throws {
+        let server = try await Self.server { _ in HTTPResponse(status: 200, contentType: "text/plain", body: "old") }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET /healthz HTTP/1.0\r\n\r\n")
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 200)
+        #expect(response.body == Array("old".utf8))
+        #expect(try await withDeadline(.seconds(10), "EOF") { try await client.tcp.waitForEOF() })
+        await server.shutdown()
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrderAfterASlowOne() async throws {
+        let entered = Gate(), release = Gate()
+        let server = try await Self.server { request in
+            if request.path == "/slow" {
+                entered.open()
+                await release.wait()
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "answer \(request.path)")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        // Both requests in one write: the second waits in the socket while the first one's handler runs.
+        try client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try await withDeadline(.seconds(10), "handler entered") { await entered.wait() }
+        release.open()
+        #expect(try await Self.response(client)?.body == Array("answer /slow".utf8))
+        #expect(try await Self.response(client)?.body == Array("answer /next".utf8))
+        await server.shutdown()
+    }
+
+    @Test func aKeptAliveSocketCanStillUpgrade() async throws {
+        var configuration = WebSocketServerConfiguration()
+        configuration.httpHandler = { _ in HTTPResponse(status: 204) }
+        let server = try await WebSocketServer.start(configuration)
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/readyz")
+        #expect(try await Self.response(client)?.status == 204)
+
+        try client.tcp.sendUpgradeRequest(path: "/after-http")
+        let accepted = try await firstConnection(server)
+        #expect(accepted.request?.path == "/after-http")
+        await server.shutdown()
+    }
+
+    @Test func withoutAHandlerPlainHTTPStillGets426() async throws {
+        let server = try await WebSocketServer.start()
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/metrics")
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 426)
+        await server.shutdown()
+    }
+
+    @Test func anUpgradeStillWorksWhenAHandlerIsSet() async throws {
+        var configuration = WebSocketServerConfiguration()
+        configuration.httpHandler = { _ in HTTPResponse(status: 200, contentType: "text/plain", body: "healthy") }
+        let echo = try await EchoServer.start(configuration)
+        let ws = try await WebSocketConnection.connect(to: echo.url)
+        try await ws.send(text: "hello")
+        #expect(try await nextMessage(ws) == .text("hello"))
+
+        let client = try RawHTTPClient(port: echo.server.port)
+        try client.request("GET", "/healthz")
+        #expect(try await Self.response(client)?.body == Array("healthy".utf8))
+        await ws.close()
+        await echo.stop()
+    }
+
+    @Test func otherMethodsGet405AndTheConnectionCloses() async throws {
+        let calls = LockedBox(0)
+        let server = try await Self.server { _ in
+            calls.mutate { $0 += 1 }
+            return HTTPResponse(status: 200)
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello")
+        let response = try #require(try await Self.response(client))
+        #expect(response.status == 405)
+        #expect(response.headers["allow"] == "GET, HEAD")
+        #expect(response.headers["connection"] == "close")
+        #expect(try await withDeadline(.seconds(10), "EOF") { try await client.tcp.waitForEOF() })
+        #expect(calls.value == 0)
+        await server.shutdown()
+    }
+
+    @Test func aStatusOutsideTheValidRangeBecomes500() async throws {
+        let server = try await Self.server { _ in HTTPResponse(status: 42, body: Array("x".utf8)) }
+        let client = try RawHTTPClient(port: server.port)
+        try client.request("GET", "/odd")
+        #expect(try await Self.response(client)?.status == 500)
+        await server.shutdown()
+    }
+}
