@@ -19,6 +19,14 @@ public struct OperationsConfiguration: Sendable {
     /// The least time between two `roomsChanged` notifications of the `/admin` subscription: a burst of changes
     /// within it sends one snapshot, at its end. Default 100 ms.
     public var snapshotInterval: Duration
+    /// The longest time between two `roomsChanged` notifications while anyone subscribes: with no change for that
+    /// long, one snapshot goes out anyway, so that outbox depths and round-trip times stay current. `nil`: only
+    /// changes send snapshots. Default 5 s.
+    public var snapshotRefresh: Duration?
+    /// How often the server measures each WebSocket connection's round-trip time with a PING
+    /// (``OperationsSnapshot/Participant/rttMilliseconds``, docs/libwebsockets.md#round-trip-probe); `nil` measures
+    /// nothing. Default 10 s.
+    public var rttProbeInterval: Duration?
     /// How long ``RoomServer/shutdown()`` keeps serving once it has begun, with `/readyz` answering 503 "shutting
     /// down", so that load balancers stop sending new clients before the sockets close. Default 0.
     public var drainPeriod: Duration
@@ -29,12 +37,16 @@ public struct OperationsConfiguration: Sendable {
         metricsExposition: (@Sendable () -> String)? = nil,
         listener: (host: String, port: Int)? = nil,
         snapshotInterval: Duration = .milliseconds(100),
+        snapshotRefresh: Duration? = .seconds(5),
+        rttProbeInterval: Duration? = .seconds(10),
         drainPeriod: Duration = .zero
     ) {
         self.adminToken = adminToken
         self.metricsExposition = metricsExposition
         self.listener = listener
         self.snapshotInterval = snapshotInterval
+        self.snapshotRefresh = snapshotRefresh
+        self.rttProbeInterval = rttProbeInterval
         self.drainPeriod = drainPeriod
     }
 }

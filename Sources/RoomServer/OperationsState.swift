@@ -19,6 +19,8 @@ final class OperationsState: Sendable {
 
     private struct State {
         var shuttingDown = false
+        /// The first ``RoomServer/shutdown()``'s drain, while it runs (a second call cancels it).
+        var drain: Task<Void, Never>?
         var cluster: Cluster
         var listener: WebSocketServer?
     }
@@ -29,12 +31,19 @@ final class OperationsState: Sendable {
         state = LockedValue(State(cluster: clustered ? .joining : .none))
     }
 
-    /// Marks the start of a shutdown; returns whether this call started it (later calls do not drain again).
-    func beginShutdown() -> Bool {
-        state.withLock { s in
-            defer { s.shuttingDown = true }
-            return !s.shuttingDown
+    /// Marks the start of a shutdown. The first call gets `drain` started and stored, and waits for it; a later call
+    /// cancels a drain still running, and waits for nothing.
+    func beginShutdown(drain: @escaping @Sendable () async -> Void) async {
+        let (started, running) = state.withLock { s -> (Task<Void, Never>?, Task<Void, Never>?) in
+            guard !s.shuttingDown else { return (nil, s.drain) }
+            s.shuttingDown = true
+            let task = Task { await drain() }
+            s.drain = task
+            return (task, nil)
         }
+        running?.cancel()
+        await started?.value
+        state.withLock { $0.drain = nil }
     }
 
     /// Whether a shutdown has begun.

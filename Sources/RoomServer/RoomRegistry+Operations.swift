@@ -24,6 +24,12 @@ extension RoomRegistry {
         }
     }
 
+    /// `duration` in milliseconds, to the microsecond.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000) / 1000
+    }
+
     /// One local participant's entry: its streams, the publishers whose endpoint it has, its outbox and its
     /// connection. Never its session id.
     static func operationsEntry(of participant: Participant, node: String?) -> OperationsSnapshot.Participant {
@@ -37,6 +43,6 @@ extension RoomRegistry {
             streams: participant.publishing == .live ? [RoomNaming.defaultStreamId] : [],
             subscriptions: subscriptions.sorted(), connected: connection != nil,
             outboxDepth: participant.outbox.depth,
-            rttMilliseconds: nil)
+            rttMilliseconds: connection?.roundTripTime.map(Self.milliseconds))
     }
 }

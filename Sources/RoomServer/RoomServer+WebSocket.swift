@@ -12,8 +12,10 @@ extension RoomServer {
     /// Tree is served on ``treePath`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
     /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
     /// ``Configuration/authorizeUpgrade`` decides, off the service thread (on every path but ``adminPath``, which
-    /// the admin token guards).
-    /// - Throws: `TransportError.listenFailed` when the address cannot be bound or the TLS files are unusable.
+    /// the admin token guards). Plain HTTP requests on the port get the operations routes
+    /// (``operationsResponse(to:scope:)``, docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
+    /// a second port serves the probes and metrics alone.
+    /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
         let listener = RoomListener()
         let server = RoomServer(configuration: configuration, listener: listener)
@@ -24,6 +26,10 @@ extension RoomServer {
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
         webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
         webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
+        webSocket.limits.rttProbeInterval = configuration.operations.rttProbeInterval
+        webSocket.httpHandler = { [weak server] request in
+            server?.operationsResponse(to: request) ?? RoomServer.text(503, "shutting down")
+        }
         webSocket.upgradeFilter = { [weak server] request in
             if request.path == adminPath {
                 // docs/operations.md#admin-subscription: browsers cannot set headers on a WebSocket, so the token is
@@ -54,6 +60,13 @@ extension RoomServer {
             default: nil
             }
         })
+        do {
+            try await server.startOperationsListener()
+        } catch {
+            await listener.shutdown()
+            await server.cluster?.stop()
+            throw error
+        }
         configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])
         return server
     }
@@ -80,9 +93,12 @@ extension RoomServer {
     /// With ``OperationsConfiguration/drainPeriod``, the first call keeps serving that long with `/readyz`
     /// answering 503 "shutting down" before anything closes; a second call meanwhile ends the drain at once.
     public func shutdown() async {
-        if operations.beginShutdown(), listener != nil, configuration.operations.drainPeriod > .zero {
-            logger.info("draining before shutdown", metadata: ["period": "\(configuration.operations.drainPeriod)"])
-            try? await configuration.clock.sleep(for: configuration.operations.drainPeriod)
+        let period = configuration.operations.drainPeriod, clock = configuration.clock, logger = logger
+        let drains = listener != nil && period > .zero
+        await operations.beginShutdown {
+            guard drains else { return }
+            logger.info("draining before shutdown", metadata: ["period": "\(period)"])
+            try? await clock.sleep(for: period)
         }
         adminFeed.stop()
         await listener?.shutdown()

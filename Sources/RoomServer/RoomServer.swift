@@ -72,7 +72,8 @@ public final class RoomServer: Sendable {
         operations = OperationsState(clustered: cluster != nil)
         adminRPC = JSONRPCServer(configuration: Self.adminRPCConfiguration(configuration))
         let node = cluster?.configuration.nodeID
-        let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval, clock: configuration.clock) {
+        let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
+                                  refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {
             registry.operationsSnapshot(node: node, generatedAt: Self.timestamp())
         }
         self.adminFeed = adminFeed

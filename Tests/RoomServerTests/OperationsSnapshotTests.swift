@@ -122,6 +122,26 @@ import TestSupport
         #expect(next["totals"]?["participants"] == 3)
     }
 
+    @Test func withoutChangesASnapshotGoesOutEveryRefreshInterval() async throws {
+        // Given a subscribed admin, and a server whose rooms do not change
+        let clock = ManualClock()
+        let server = RoomServer(configuration: .init(media: TestMediaBackend(), operations: .init(
+            adminToken: "secret", snapshotInterval: .milliseconds(100), snapshotRefresh: .seconds(5)), clock: clock))
+        let admin = Self.admin(of: server)
+        let first = try await admin.result("subscribeRooms")
+
+        // Then nothing comes before the refresh interval, and one snapshot (of the same version) when it ends
+        clock.advance(by: .milliseconds(4999))
+        _ = try await admin.result("getRooms")
+        #expect(admin.unreadNotifications.isEmpty)
+        clock.advance(by: .milliseconds(1))
+        let refreshed = try await admin.notification("roomsChanged")
+        #expect(refreshed["version"] == first["version"])
+        // ... and the next one a refresh interval later
+        clock.advance(by: .seconds(5))
+        _ = try await admin.notification("roomsChanged")
+    }
+
     @Test func chatDoesNotSendSnapshots() async throws {
         let clock = ManualClock()
         let server = Self.server(clock: clock)
