@@ -261,6 +261,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            exclude: ["Witness"],  // the dashboard's headless-browser witness (Python, Chrome DevTools protocol)
             swiftSettings: strict
         ),
         .testTarget(

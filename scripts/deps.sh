@@ -8,8 +8,9 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
 missing=()
+# chromium: the dashboard's headless browser test (docs/operations.md#dashboard).
 for pkg in libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libhiredis-dev redis-server pkg-config openssl \
-           ca-certificates python3; do
+           ca-certificates python3 chromium; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 updated=0

@@ -152,6 +152,16 @@ package final class SessionOutbox: Sendable {
         }
     }
 
+    /// How many notifications wait unwritten (queued, or handed to a connection that has not written them yet):
+    /// what operators watch for a slow consumer (docs/operations.md#rooms). Synchronous and cheap, so a caller may read
+    /// it under its own lock.
+    package var depth: Int {
+        state.withLock { s in
+            collectReports(&s)
+            return s.overflowed ? 0 : s.queue.count
+        }
+    }
+
     /// A connection's report on one notification it was handed.
     private static func report(_ end: ConnectionEnd?, epoch: UInt64, to reports: LockedValue<Reports>,
                                metrics: OutboxMetrics?) {

@@ -24,6 +24,7 @@ extension RoomRegistry {
             room.remote = remote.merging(room.remote) { _, known in known }
             room.pendingRemote = [:]
             s.rooms[name] = room
+            changed(&s)
         }
     }
 
@@ -82,6 +83,7 @@ extension RoomRegistry {
             }
             s.rooms[room.name] = room
             guard let note else { return result }
+            if event.kind != RoomNotificationMethod.sendMessage.rawValue { changed(&s) }
             let encoded = note.encoded
             for member in room.joined {
                 member.outbox.enqueue(encoded)
@@ -126,6 +128,7 @@ extension RoomRegistry {
             }
             room.remote = now
             s.rooms[name] = room
+            if !notes.isEmpty { changed(&s) }
             for note in notes {
                 let encoded = note.encoded
                 for member in room.joined { member.outbox.enqueue(encoded) }

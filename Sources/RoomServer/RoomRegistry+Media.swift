@@ -4,8 +4,9 @@ import RoomProtocol
 import SignalingSupport
 
 extension RoomRegistry {
-    /// Runs `body` on the joined participant of `session` and its room, writing both back.
-    func withJoined<T>(_ session: ServerSession,
+    /// Runs `body` on the joined participant of `session` and its room, writing both back. With `visible`, a body that
+    /// returns is a change an operator sees (``changed(_:)``).
+    func withJoined<T>(_ session: ServerSession, visible: Bool = false,
                        _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
         try state.withLock { (s: inout State) throws(RoomError) -> T in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
@@ -14,6 +15,7 @@ extension RoomRegistry {
             let result = try body(&me, &room)
             room[me.name] = me
             s.rooms[room.name] = room
+            if visible { changed(&s) }
             return result
         }
     }
@@ -58,7 +60,7 @@ extension RoomRegistry {
     func finishCreating(_ endpoint: MediaEndpointID, session: ServerSession)
         -> (queued: [MediaCandidate], flush: [SessionOutbox])?
     {
-        try? withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+        try? withJoined(session, visible: true) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard case .creating(let queue)? = me.endpoints[endpoint.endpoint] else { throw Self.notJoined }
             me.endpoints[endpoint.endpoint] = .ready
             guard endpoint.endpoint == .publisher else { return (queue, []) }
@@ -84,7 +86,7 @@ extension RoomRegistry {
     /// Stops publishing (`unpublishVideo`, 105 when not publishing): the others get `participantUnpublished`
     /// and lose their subscriptions. Returns what to release and flush.
     func unpublish(session: ServerSession) throws(RoomError) -> Departure {
-        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+        try withJoined(session, visible: true) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard me.publishing == .live else {
                 throw RoomError(.userNotStreaming, message: "'\(me.name)' is not publishing media")
             }
@@ -108,7 +110,7 @@ extension RoomRegistry {
     /// Ends the subscription of `session` to `sender` (`unsubscribeFromVideo`: unknown → 102, not receiving →
     /// 105). Returns the endpoint to release, if the backend had created it.
     func unsubscribe(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID? {
-        try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
+        try withJoined(session, visible: true) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard room.isMember(sender.user) else {
                 throw RoomError(.userNotFound, message: "User '\(sender.user)' not found in room '\(room.name)'")
             }

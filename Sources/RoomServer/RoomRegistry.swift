@@ -18,11 +18,16 @@ final class RoomRegistry: Sendable {
     struct State {
         var rooms: RoomTable
         var members: [String: Membership] = [:]
+        /// Counts the changes an operator sees (``OperationsSnapshot/version``).
+        var version: UInt64 = 0
     }
 
     let state: LockedValue<State>
     let limits: RoomServerLimits
     let events: Broadcast<RoomServerEvent>
+    /// Told of every change an operator sees (joins, departures, streams, subscriptions, remote members), under the
+    /// lock: the `/admin` subscription's feed listens here (docs/operations.md#admin-subscription).
+    let changes = RegistryChangeSignal()
     /// With a cluster: where local changes go to the other nodes, posted under this registry's lock so that they
     /// leave in the order of the state changes.
     let cluster: ClusterNode?
@@ -73,6 +78,7 @@ final class RoomRegistry: Sendable {
             s.rooms[room.name] = room
             if created { events.publish(.roomCreated(room: room.name)) }
             events.publish(.participantJoined(room: room.name, user: me.name))
+            changed(&s)
             let note = RoomNotification.participantJoined(.init(id: me.name)).encoded
             for other in others { other.outbox.enqueue(note) }
             cluster?.post(RoomNotificationMethod.participantJoined.rawValue, room: room.name, user: me.name, payload: "")
@@ -145,6 +151,7 @@ final class RoomRegistry: Sendable {
                     result.flush.append(me.outbox)
                 }
                 result.released += Self.dropSubscriptions(to: me.name, in: &room)
+                changed(&s)
                 if me.publishing == .live { events.publish(.participantUnpublished(room: room.name, user: me.name)) }
                 events.publish(.participantLeft(room: room.name, user: me.name, departure: departure))
                 let note = RoomNotification.participantLeft(.init(name: me.name)).encoded
@@ -168,6 +175,7 @@ final class RoomRegistry: Sendable {
     func close(room name: String) -> (sessions: [ServerSession], departure: Departure)? {
         state.withLock { s -> (sessions: [ServerSession], departure: Departure)? in
             guard let room = s.rooms.removeValue(forKey: name) else { return nil }
+            if room.announced { changed(&s) }
             var result = Departure()
             var sessions: [ServerSession] = []
             let note = RoomNotification.roomClosed(.init(room: name)).encoded
@@ -186,6 +194,12 @@ final class RoomRegistry: Sendable {
             if room.announced { events.publish(.roomClosed(room: name)) }
             return (sessions, result)
         }
+    }
+
+    /// Records a change an operator sees and tells ``changes``; call it under the lock, with the change.
+    func changed(_ s: inout State) {
+        s.version &+= 1
+        changes.fire()
     }
 
     /// The rooms and their joined participants, in join order.

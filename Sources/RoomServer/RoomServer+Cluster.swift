@@ -19,6 +19,7 @@ extension RoomServer {
     public func startCluster() async throws(RedisError) {
         guard let cluster else { return }
         try await cluster.start()
+        operations.setCluster(.available)
         let node = cluster.configuration.nodeID
         Task { [weak self] in
             for await incoming in cluster.events {
@@ -40,8 +41,11 @@ extension RoomServer {
                 case .event(let event):
                     await self.settle(self.registry.apply(event))
                 case .unavailable(let reason):
+                    // docs/operations.md#readiness: /readyz answers 503 until Redis is back.
+                    self.operations.setCluster(.unavailable(reason))
                     self.logger.warning("cluster unavailable", metadata: ["reason": "\(reason)"])
                 case .restored:
+                    self.operations.setCluster(.available)
                     self.logger.info("cluster restored: announcing local members, re-reading remote members")
                     self.registry.announceLocalMembers()
                     for room in self.registry.localRooms {

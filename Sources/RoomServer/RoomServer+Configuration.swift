@@ -46,6 +46,9 @@ extension RoomServer {
         /// Several room-server processes serving the same rooms through Redis (``/RoomCluster/ClusterConfiguration``);
         /// `nil` (the default): one process, no Redis. See README "Running a cluster" for what is shared.
         public var cluster: ClusterConfiguration?
+        /// Health, readiness, the admin live view and metrics over plain HTTP (docs/operations.md). Default: health
+        /// and readiness only; the admin routes are off until ``OperationsConfiguration/adminToken`` is set.
+        public var operations: OperationsConfiguration
         /// Where the server logs; session ids appear only redacted. Default: discards everything.
         public var logger: Logger
         /// The clock of the reconnection window and the JSON-RPC timers.
@@ -70,6 +73,7 @@ extension RoomServer {
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
             cluster: ClusterConfiguration? = nil,
+            operations: OperationsConfiguration = .init(),
             logger: Logger = .disabled(label: "KurentoSignaling.RoomServer"),
             clock: any SignalingClock = SystemClock(),
             metrics: SignalingMetrics = SignalingMetrics()
@@ -86,6 +90,7 @@ extension RoomServer {
             self.customRequest = customRequest
             self.sharedObjects = sharedObjects
             self.cluster = cluster
+            self.operations = operations
             self.logger = logger
             self.clock = clock
             self.metrics = metrics

@@ -1,6 +1,7 @@
 import JSONRPC
 import RoomCluster
 import Logging
+import SignalingSupport
 import WebSocketTransport
 
 extension RoomServer {
@@ -8,9 +9,13 @@ extension RoomServer {
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
-    /// Tree is served on ``treePath`` (``treeURL``). Upgrades to other paths are refused with HTTP 404, then
-    /// ``Configuration/authorizeUpgrade`` decides, off the service thread.
-    /// - Throws: `TransportError.listenFailed` when the address cannot be bound or the TLS files are unusable.
+    /// Tree is served on ``treePath`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
+    /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
+    /// ``Configuration/authorizeUpgrade`` decides, off the service thread (on every path but ``adminPath``, which
+    /// the admin token guards). Plain HTTP requests on the port get the operations routes
+    /// (``operationsResponse(to:scope:)``, docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
+    /// a second port serves the probes and metrics alone.
+    /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
         let listener = RoomListener()
         let server = RoomServer(configuration: configuration, listener: listener)
@@ -21,17 +26,47 @@ extension RoomServer {
         webSocket.limits.maxMessageSize = configuration.maxMessageSize
         webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
         webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
-        webSocket.upgradeFilter = { request in
+        webSocket.limits.rttProbeInterval = configuration.operations.rttProbeInterval
+        webSocket.httpHandler = { [weak server] request in
+            server?.operationsResponse(to: request) ?? RoomServer.text(503, "shutting down")
+        }
+        webSocket.upgradeFilter = { [weak server] request in
+            if request.path == adminPath {
+                // docs/operations.md#admin-subscription: browsers cannot set headers on a WebSocket, so the token is
+                // in the query. Off (404) without a configured token.
+                guard let server, server.configuration.operations.adminToken != nil else {
+                    return .reject(status: 404, reason: "the admin subscription is off")
+                }
+                return server.isAdminToken(request.queryItem("token")) ? .accept
+                    : .reject(status: 401, reason: "admin token required")
+            }
             guard paths.contains(request.path) || request.path == treePath else {
                 return .reject(status: 404, reason: "Room is served on /room, Tree on /tree")
             }
             return .accept
         }
-        webSocket.authorizeUpgrade = configuration.authorizeUpgrade
-        // docs/wire-protocol.md#compatibility: Tree has its own path and router.
-        let tree = server.treeRPC
+        if let authorize = configuration.authorizeUpgrade {
+            webSocket.authorizeUpgrade = { request in
+                request.path == adminPath ? UpgradeDecision.accept : await authorize(request)
+            }
+        }
+        // docs/wire-protocol.md#compatibility: Tree has its own path and router; so has the admin subscription.
+        let tree = server.treeRPC, admin = server.adminRPC
         try await server.startCluster()
-        listener.attach(try await server.rpc.listen(on: webSocket) { $0.path == treePath ? tree : nil })
+        listener.attach(try await server.rpc.listen(on: webSocket) { request in
+            switch request.path {
+            case treePath: tree
+            case adminPath: admin
+            default: nil
+            }
+        })
+        do {
+            try await server.startOperationsListener()
+        } catch {
+            await listener.shutdown()
+            await server.cluster?.stop()
+            throw error
+        }
         configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])
         return server
     }
@@ -55,9 +90,23 @@ extension RoomServer {
 
     /// Shuts down gracefully: stops listening, closes every session's socket with 1001 (clients reconnect to
     /// the next server) and waits for the handlers still running. Idempotent.
+    /// With ``OperationsConfiguration/drainPeriod``, the first call keeps serving that long with `/readyz`
+    /// answering 503 "shutting down" before anything closes; a second call meanwhile ends the drain at once.
     public func shutdown() async {
+        let period = configuration.operations.drainPeriod, clock = configuration.clock, logger = logger
+        let drains = listener != nil && period > .zero
+        await operations.beginShutdown {
+            guard drains else { return }
+            logger.info("draining before shutdown", metadata: ["period": "\(period)"])
+            try? await clock.sleep(for: period)
+        }
+        adminFeed.stop()
         await listener?.shutdown()
-        await cluster?.stop()
+        await operations.detachListener()?.shutdown()
+        if let cluster {
+            await cluster.stop()
+            operations.setCluster(.left)
+        }
         logger.info("room server stopped")
     }
 }

@@ -39,6 +39,11 @@ public final class RoomServer: Sendable {
     let media: any MediaBackend
     /// This process's node of the cluster (``Configuration/cluster``), if any.
     public let cluster: ClusterNode?
+    /// The `/admin` subscription (docs/operations.md#admin-subscription): its own JSON-RPC server behind ``adminPath``.
+    let adminRPC: JSONRPCServer
+    let adminFeed: AdminFeed
+    /// Readiness and the second plain-HTTP listener (docs/operations.md).
+    let operations: OperationsState
     /// `signaling_closes_total{reason="rate_limit"}`, when metrics are on (docs/operations.md#metrics).
     let rateLimitCloses: Counter?
 
@@ -64,6 +69,15 @@ public final class RoomServer: Sendable {
         self.registry = registry
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
+        operations = OperationsState(clustered: cluster != nil)
+        adminRPC = JSONRPCServer(configuration: Self.adminRPCConfiguration(configuration))
+        let node = cluster?.configuration.nodeID
+        let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
+                                  refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {
+            registry.operationsSnapshot(node: node, generatedAt: Self.timestamp())
+        }
+        self.adminFeed = adminFeed
+        registry.changes.observe { [weak adminFeed] in adminFeed?.changed() }
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
         let clusterNode = cluster
         sharedObjects = configuration.sharedObjects.map { objects in
@@ -98,6 +112,7 @@ public final class RoomServer: Sendable {
             self?.registry.outbox(of: session)?.flush()
         }
         registerTreeMethods()
+        registerAdminMethods()
     }
 
     /// Serves one connection until it ends (Kurento conventions, docs/wire-protocol.md#kurento-conventions). Call it

@@ -23,8 +23,9 @@ public final class ChildProcess: Sendable {
     }
 
     /// Launches `product` with `arguments`. Its stdin is empty, or with `writableInput` a pipe that ``write(_:)``
-    /// feeds and ``closeInput()`` ends.
-    public init(_ product: String, _ arguments: [String], writableInput: Bool = false) throws {
+    /// feeds and ``closeInput()`` ends. `environment` adds to (or replaces in) the test process's environment.
+    public init(_ product: String, _ arguments: [String], writableInput: Bool = false,
+                environment: [String: String] = [:]) throws {
         let executable = Self.executable(product)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw NotBuilt(path: executable.path)
@@ -32,6 +33,9 @@ public final class ChildProcess: Sendable {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let out = Pipe(), err = Pipe()
         let inputPipe = writableInput ? Pipe() : nil
         if let inputPipe { process.standardInput = inputPipe } else { process.standardInput = FileHandle.nullDevice }

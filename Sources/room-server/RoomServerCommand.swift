@@ -21,6 +21,14 @@ struct RoomServerCommand: AsyncParsableCommand {
             (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
             SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
 
+            Operating it (docs/operations.md): plain HTTP on the same port answers GET /healthz (200 while the \
+            process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
+            --cluster Redis unreachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
+            environment variable, which ps does not show) it also serves GET /rooms (JSON, with \
+            "Authorization: Bearer TOKEN" or ?token=TOKEN), the live page GET /dashboard?token=TOKEN and its \
+            WebSocket subscription /admin; without a token those answer 404. --metrics-port N serves /healthz, \
+            /readyz and /metrics (never the admin routes) on a second port, whose URL is then the second stdout line.
+
             Examples:
               room-server --port 0
               room-server --port 8443 --tls-cert cert.pem --tls-key key.pem --max-rooms 10
@@ -28,6 +36,7 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --host 0.0.0.0 --port 8888 --log-level debug
               room-server --shared-objects objects.sqlite
               room-server --port 8888 --cluster redis://:secret@10.0.0.5:6379/0 --node-id east-1
+              ROOM_SERVER_ADMIN_TOKEN=s3cr3t room-server --metrics-port 9100
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
             cannot open the --shared-objects file, or cannot reach the --cluster Redis; 2 usage error (as room-join \
@@ -75,8 +84,24 @@ struct RoomServerCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var nodeTimeout: Double = 5
 
+    @Option(help: ArgumentHelp("The admin token that turns on GET /rooms, /dashboard and the /admin subscription "
+                               + "(default: the \(Self.adminTokenVariable) environment variable, which ps does not "
+                               + "show; without either they are off).", valueName: "token"))
+    var adminToken: String?
+
+    @Option(help: ArgumentHelp("Also serve /healthz, /readyz and /metrics, never the admin routes, over plain HTTP on "
+                               + "this port (0 picks a free one; its URL is the second stdout line).",
+                               valueName: "port"))
+    var metricsPort: Int?
+
+    @Option(help: ArgumentHelp("The address --metrics-port binds (default: --host).", valueName: "address"))
+    var metricsHost: String?
+
     @Option(help: "The least severe level logged to stderr.")
     var logLevel: Logger.Level = .info
+
+    /// The environment variable the admin token is read from when `--admin-token` is not given.
+    static let adminTokenVariable = "ROOM_SERVER_ADMIN_TOKEN"
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.
     static func main() async { await mainExitingTwoOnUsageErrors() }
@@ -98,6 +123,11 @@ struct RoomServerCommand: AsyncParsableCommand {
             throw ValidationError("--node-id goes with --cluster")
         }
         guard nodeTimeout > 0, nodeTimeout.isFinite else { throw ValidationError("--node-timeout must be positive") }
+        if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
+        if let metricsPort, !(0...65535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be in 0...65535")
+        }
+        if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host goes with --metrics-port") }
     }
 
     func run() async throws {
@@ -132,6 +162,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         }
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
         FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
+        if metricsPort != nil { FileHandle.standardOutput.write(Data((server.operationsURL + "\n").utf8)) }
         for await signal in stop {
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             break
@@ -150,8 +181,20 @@ struct RoomServerCommand: AsyncParsableCommand {
             sharedObjects: SharedObjectService.Configuration(
                 store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
             cluster: clusterConfiguration,
+            operations: operationsConfiguration,
             logger: logger,
             metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))
+    }
+
+    /// The admin token (`--admin-token`, else the environment), `--metrics-port` and the metrics exposition.
+    var operationsConfiguration: OperationsConfiguration {
+        let environment = ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        return OperationsConfiguration(
+            adminToken: adminToken ?? environment,
+            // GET /metrics: every metric of the process, from the registry the libraries report to
+            // (docs/operations.md#metrics).
+            metricsExposition: { PrometheusExporter.shared.metricsExposition() },
+            listener: metricsPort.map { (host: metricsHost ?? host, port: $0) })
     }
 
     /// `--cluster` and `--node-id` (validated in ``validate()``).

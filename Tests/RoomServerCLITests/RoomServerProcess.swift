@@ -8,8 +8,10 @@ struct RoomServerProcess {
     let child: ChildProcess
     let url: String
 
-    static func start(_ arguments: [String] = []) async throws -> RoomServerProcess {
-        let child = try ChildProcess("room-server", ["--port", "0"] + arguments)
+    static func start(_ arguments: [String] = [], environment: [String: String] = [:]) async throws
+        -> RoomServerProcess
+    {
+        let child = try ChildProcess("room-server", ["--port", "0"] + arguments, environment: environment)
         let url = try await child.nextLine() ?? ""
         return RoomServerProcess(child: child, url: url)
     }

@@ -1,0 +1,52 @@
+/// How a ``RoomServer`` is operated over plain HTTP on its own port (docs/operations.md): health and readiness
+/// for probes, the live view of the rooms behind an admin token, and the metrics exposition.
+/// ``RoomServer/Configuration/operations``.
+///
+/// `/healthz` and `/readyz` are always served. Everything that shows the rooms (`/rooms`, `/dashboard` and the
+/// `/admin` subscription) is off, answering 404, until ``adminToken`` is set: nothing is on by default without one.
+public struct OperationsConfiguration: Sendable {
+    /// The admin token: `GET /rooms` needs it as `Authorization: Bearer <token>` or `?token=<token>`, the
+    /// `/admin` WebSocket as `?token=<token>`, and the dashboard takes it from its own URL. `nil` (the default)
+    /// turns `/rooms`, `/dashboard` and `/admin` off (404). Compared in constant time; use a long random value.
+    public var adminToken: String?
+    /// The metrics exposition served on `GET /metrics` (Prometheus text format 0.0.4, `text/plain; version=0.0.4`);
+    /// `nil` (the default) answers 404. Called for each scrape, on no particular thread: it must not block.
+    public var metricsExposition: (@Sendable () -> String)?
+    /// A second plain-HTTP listener, for deployments that keep the main port private: it serves `/healthz`,
+    /// `/readyz` and `/metrics` only, accepts no WebSocket upgrade, and never serves the admin routes. `nil` (the
+    /// default): none. Read its address back from ``RoomServer/operationsURL``.
+    public var listener: (host: String, port: Int)?
+    /// The least time between two `roomsChanged` notifications of the `/admin` subscription: a burst of changes
+    /// within it sends one snapshot, at its end. Default 100 ms.
+    public var snapshotInterval: Duration
+    /// The longest time between two `roomsChanged` notifications while anyone subscribes: with no change for that
+    /// long, one snapshot goes out anyway, so that outbox depths and round-trip times stay current. `nil`: only
+    /// changes send snapshots. Default 5 s.
+    public var snapshotRefresh: Duration?
+    /// How often the server measures each WebSocket connection's round-trip time with a PING
+    /// (``OperationsSnapshot/Participant/rttMilliseconds``, docs/libwebsockets.md#round-trip-probe); `nil` measures
+    /// nothing. Default 10 s.
+    public var rttProbeInterval: Duration?
+    /// How long ``RoomServer/shutdown()`` keeps serving once it has begun, with `/readyz` answering 503 "shutting
+    /// down", so that load balancers stop sending new clients before the sockets close. Default 0.
+    public var drainPeriod: Duration
+
+    /// Creates the operations settings; every argument has its default.
+    public init(
+        adminToken: String? = nil,
+        metricsExposition: (@Sendable () -> String)? = nil,
+        listener: (host: String, port: Int)? = nil,
+        snapshotInterval: Duration = .milliseconds(100),
+        snapshotRefresh: Duration? = .seconds(5),
+        rttProbeInterval: Duration? = .seconds(10),
+        drainPeriod: Duration = .zero
+    ) {
+        self.adminToken = adminToken
+        self.metricsExposition = metricsExposition
+        self.listener = listener
+        self.snapshotInterval = snapshotInterval
+        self.snapshotRefresh = snapshotRefresh
+        self.rttProbeInterval = rttProbeInterval
+        self.drainPeriod = drainPeriod
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+public import JSONRPC
+import RoomCluster
+
+/// The live view of the rooms for operators (docs/operations.md): ``operationsSnapshot()``, and the `/admin`
+/// WebSocket subscription behind the admin token (``OperationsConfiguration/adminToken``).
+extension RoomServer {
+    /// The path of the admin subscription (docs/operations.md#admin-subscription). Its upgrade needs
+    /// `?token=<admin token>` (refused with HTTP 401 otherwise, 404 when no admin token is configured).
+    public static let adminPath = "/admin"
+
+    /// The JSON-RPC methods of the admin subscription (docs/operations.md#admin-subscription).
+    public enum AdminMethod: String, Sendable, CaseIterable {
+        /// Answers the current ``OperationsSnapshot`` and subscribes the session: after each change of the rooms
+        /// it gets a `roomsChanged` notification whose params are a fresh snapshot, at most one per
+        /// ``OperationsConfiguration/snapshotInterval``. Subscribing again changes nothing.
+        case subscribeRooms
+        /// Ends the subscription (closing the socket ends it too). Answers `null`.
+        case unsubscribeRooms
+        /// Answers the current ``OperationsSnapshot`` without subscribing.
+        case getRooms
+    }
+
+    /// The notification of the admin subscription that carries a fresh ``OperationsSnapshot`` as its params.
+    public static let roomsChangedNotification = AdminFeed.notification
+
+    /// The rooms as operators see them, taken now in one piece under the registry's lock: every room, its
+    /// participants with their streams, subscriptions, outbox depth and round-trip time, and totals. Never a
+    /// session id. `GET /rooms` serves it as JSON (docs/operations.md#rooms).
+    public func operationsSnapshot() -> OperationsSnapshot {
+        registry.operationsSnapshot(node: cluster?.configuration.nodeID, generatedAt: Self.timestamp())
+    }
+
+    /// Serves one admin connection until it ends: what ``start(_:)`` does for an upgrade to ``adminPath`` that
+    /// carries the admin token. Checking who is on the other end is the caller's job here. The session ends with
+    /// the connection, and its subscription with it.
+    public func serveAdmin(_ connection: any MessageConnection) async {
+        await adminRPC.serve(connection)
+    }
+
+    /// Whether `token` is the configured admin token; always `false` when none is configured. Compares in
+    /// constant time for tokens of one length.
+    func isAdminToken(_ token: String?) -> Bool {
+        guard let expected = configuration.operations.adminToken, let token else { return false }
+        return Self.constantTimeEquals(token, expected)
+    }
+
+    /// Whether `a` and `b` are equal, looking at every byte whatever the first difference.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        var difference = left.count ^ right.count
+        for index in 0..<max(left.count, right.count) {
+            let l = index < left.count ? left[index] : 0, r = index < right.count ? right[index] : 0
+            difference |= Int(l ^ r)
+        }
+        return difference == 0
+    }
+
+    /// The admin subscription's own JSON-RPC server: plain JSON-RPC 2.0 (no Kurento session ids, so no session id
+    /// ever reaches an admin page), and a session ends with its socket (no reconnection window): the page
+    /// subscribes again on its new socket. Its connections stay out of the metrics, which count clients
+    /// (docs/operations.md#metrics).
+    static func adminRPCConfiguration(_ configuration: Configuration) -> JSONRPCServer.Configuration {
+        JSONRPCServer.Configuration(conventions: .plain, reconnectionWindow: .zero, logger: configuration.logger,
+                                    clock: configuration.clock, maxInFlightPerConnection: 4, metrics: .disabled)
+    }
+
+    func registerAdminMethods() {
+        adminRPC.register(AdminMethod.subscribeRooms.rawValue) { [weak self] _, context in
+            guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
+            return try JSONValue(encoding: self.adminFeed.subscribe(context.session))
+        }
+        adminRPC.register(AdminMethod.unsubscribeRooms.rawValue) { [weak self] _, context in
+            self?.adminFeed.unsubscribe(context.session)
+            return nil
+        }
+        adminRPC.register(AdminMethod.getRooms.rawValue) { [weak self] _, _ in
+            guard let self else { throw RPCErrorObject.internalError("the room server is gone") }
+            return try JSONValue(encoding: self.operationsSnapshot())
+        }
+        adminRPC.whenSessionEnds { [weak self] session in
+            self?.adminFeed.unsubscribe(session)
+        }
+    }
+
+    /// Now, in UTC, RFC 3339 with milliseconds (``OperationsSnapshot/generatedAt``).
+    static func timestamp() -> String {
+        Date.now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import JSONRPC
+import Logging
+public import WebSocketTransport
+
+/// The plain-HTTP routes of a ``RoomServer`` (docs/operations.md#endpoints): health and readiness, the rooms
+/// snapshot and the dashboard behind the admin token, and the metrics exposition.
+extension RoomServer {
+    /// Which routes a listener serves (docs/operations.md#endpoints).
+    public enum OperationsScope: Sendable, Hashable {
+        /// The server's own port: every route.
+        case all
+        /// The second listener (``OperationsConfiguration/listener``): `/healthz`, `/readyz` and `/metrics` only.
+        case probes
+    }
+
+    /// The path of the page served by ``operationsResponse(to:scope:)`` (docs/operations.md#dashboard).
+    public static let dashboardPath = "/dashboard"
+
+    /// `nil` when the server accepts joins; otherwise why not, in one line (what `GET /readyz` answers with 503,
+    /// docs/operations.md#readiness): `shutting down`, or with a cluster `cluster: Redis unreachable (…)`.
+    public var notReadyReason: String? { operations.notReadyReason }
+
+    /// The address of the second listener (``OperationsConfiguration/listener``), e.g. `http://127.0.0.1:9100`;
+    /// empty when there is none.
+    public var operationsURL: String {
+        guard let listener = operations.listener else { return "" }
+        return "http://\(listener.host):\(listener.port)"
+    }
+
+    /// Starts the second listener (``OperationsConfiguration/listener``), if configured: plain HTTP only, every
+    /// upgrade refused with 404, the ``OperationsScope/probes`` routes.
+    func startOperationsListener() async throws {
+        guard let (host, port) = configuration.operations.listener else { return }
+        var http = WebSocketServerConfiguration()
+        http.host = host
+        http.port = port
+        http.upgradeFilter = { _ in .reject(status: 404, reason: "this port serves /healthz, /readyz and /metrics") }
+        http.httpHandler = { [weak self] request in
+            self?.operationsResponse(to: request, scope: .probes) ?? Self.text(503, "shutting down")
+        }
+        operations.attach(try await WebSocketServer.start(http))
+        logger.info("operations listening", metadata: ["url": "\(operationsURL)"])
+    }
+
+    /// The answer to one plain-HTTP request (docs/operations.md#endpoints). Synchronous and cheap: it reads state and
+    /// waits for nothing (the metrics exposition excepted, which is the application's).
+    ///
+    /// - `GET /healthz` → 200 `ok`; `GET /readyz` → 200 `ready` or 503 with ``notReadyReason``.
+    /// - `GET /rooms` → the ``OperationsSnapshot`` as JSON, with the admin token as `Authorization: Bearer <token>`
+    ///   or `?token=<token>`; 401 with `WWW-Authenticate: Bearer` without it or with another.
+    /// - `GET /dashboard` → the page; `GET /` → 302 to `/dashboard` with the same query.
+    /// - `GET /metrics` → ``OperationsConfiguration/metricsExposition`` as `text/plain; version=0.0.4`.
+    /// - Without an admin token `/rooms` and `/dashboard` answer 404 (and `/` 426, as for any WebSocket path);
+    ///   without an exposition `/metrics` answers 404; `scope` ``OperationsScope/probes`` serves only `/healthz`,
+    ///   `/readyz` and `/metrics`. Other paths answer 404, other methods than `GET` and `HEAD` 405.
+    public func operationsResponse(to request: HTTPRequest, scope: OperationsScope = .all) -> HTTPResponse {
+        // (The transport answers other methods 405 itself, and writes no body for HEAD; this holds for direct calls.)
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return Self.text(405, "method not allowed", headers: ["allow": "GET, HEAD"])
+        }
+        return route(request, scope: scope)
+    }
+
+    private func route(_ request: HTTPRequest, scope: OperationsScope) -> HTTPResponse {
+        let operations = configuration.operations
+        switch request.path {
+        case "/healthz":
+            return Self.text(200, "ok")
+        case "/readyz":
+            return notReadyReason.map { Self.text(503, $0) } ?? Self.text(200, "ready")
+        case "/metrics":
+            guard let exposition = operations.metricsExposition else { return Self.text(404, "no metrics configured") }
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                body: exposition(), headers: ["cache-control": "no-store"])
+        default:
+            break
+        }
+        guard scope == .all else { return Self.text(404, "not found") }
+        let admin = operations.adminToken != nil
+        switch request.path {
+        case "/rooms" where admin:
+            guard isAdminToken(Self.bearerToken(request) ?? request.query["token"]) else {
+                return Self.text(401, "admin token required",
+                                 headers: ["www-authenticate": #"Bearer realm="room-server""#])
+            }
+            guard let json = try? JSONValue(encoding: operationsSnapshot()) else {
+                return Self.text(500, "could not encode the snapshot")
+            }
+            return HTTPResponse(status: 200, contentType: "application/json", body: json.jsonText + "\n",
+                                headers: ["cache-control": "no-store"])
+        case Self.dashboardPath where admin:
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: DashboardPage.html,
+                                headers: Self.dashboardHeaders)
+        case "/" where admin:
+            return HTTPResponse(status: 302, headers: ["location": Self.dashboardPath + Self.queryString(request.query)])
+        case _ where Self.paths.contains(request.path) || request.path == Self.treePath || request.path == Self.adminPath:
+            return Self.text(426, "WebSocket upgrade required", headers: ["upgrade": "websocket"])
+        default:
+            return Self.text(404, "not found")
+        }
+    }
+
+    /// The dashboard's headers: no caching, no referrer (its URL holds the token), no framing, and a policy that
+    /// lets it run its own inline script and style and connect to its own origin only.
+    static let dashboardHeaders = [
+        "cache-control": "no-store",
+        "referrer-policy": "no-referrer",
+        "x-frame-options": "DENY",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ]
+
+    /// The token of an `Authorization: Bearer <token>` header, if any.
+    static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.headers["authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `query` as `?a=1&b=2` (sorted, percent-encoded), or empty.
+    static func queryString(_ query: [String: String]) -> String {
+        guard !query.isEmpty else { return "" }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        let pairs = query.sorted { $0.key < $1.key }.map { key, value in
+            (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key) + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
+        }
+        return "?" + pairs.joined(separator: "&")
+    }
+
+    /// A one-line `text/plain` answer.
+    static func text(_ status: Int, _ line: String, headers: [String: String] = [:]) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: line + "\n", headers: headers)
+    }
+}
