@@ -50,14 +50,17 @@ asan: deps
 # when the final merge fails, hence the check for the archive). The log is .build-docs/docs.log.
 DOCS_TARGETS ?= SignalingSupport WebSocketTransport JSONRPC SDP PeerManager RoomProtocol RoomServer RoomCluster \
 	RoomClient TreeClient SharedObjects SharedObjectServer SharedObjectSQLite
+# SwiftPM's note about swift-distributed-tracing 1.7.3's own layout (CMakeLists.txt files in its Sources/), printed
+# whenever the package is planned: not ours, and not fixable from our manifest. Every other warning fails the docs.
+DEPENDENCY_LAYOUT_WARNING = warning: 'swift-distributed-tracing': found 1 file(s) which are unhandled
 docs: deps
 	mkdir -p .build-docs/docs
 	{ $(SWIFT) package --scratch-path .build-docs --allow-writing-to-directory .build-docs/docs \
 	    generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) --enable-experimental-combined-documentation \
 	    --warnings-as-errors --output-path .build-docs/docs/KurentoSignaling.doccarchive; \
 	  echo $$? > .build-docs/docs.rc; } 2>&1 | tee .build-docs/docs.log
-	@echo "docs: $$(grep -c 'warning:' .build-docs/docs.log) warnings, $$(grep -cE 'error:|^Error:' .build-docs/docs.log) errors"
-	@test "$$(cat .build-docs/docs.rc)" = 0 && ! grep -qE 'warning:|error:|^Error:' .build-docs/docs.log
+	@echo "docs: $$(grep 'warning:' .build-docs/docs.log | grep -vc "$(DEPENDENCY_LAYOUT_WARNING)") warnings, $$(grep -cE 'error:|^Error:' .build-docs/docs.log) errors"
+	@test "$$(cat .build-docs/docs.rc)" = 0 && ! grep -E 'warning:|error:|^Error:' .build-docs/docs.log | grep -qv "$(DEPENDENCY_LAYOUT_WARNING)"
 	@test -f .build-docs/docs/KurentoSignaling.doccarchive/index.html && echo "docs: .build-docs/docs/KurentoSignaling.doccarchive"
 
 clean:

@@ -10,7 +10,7 @@ public struct RPCRequestContext: Sendable {
     public let id: RequestID?
     /// The request's own span of its connection's trace (docs/operations.md#tracing), made when asked for: the
     /// handler runs in its connection's `ServiceContext`, whose ``TraceParent`` log lines carry (with the
-    /// ``/Logging/Logger/MetadataProvider/traceParent`` provider); a handler that wants the request's span in
+    /// `Logger.MetadataProvider.traceParent` provider); a handler that wants the request's span in
     /// its lines adds this one's ``TraceParent/metadata``.
     public var traceParent: TraceParent? {
         ServiceContext.current?.traceParent.map { $0.child(spanID: JSONRPCServer.spanID(of: id, under: $0)) }

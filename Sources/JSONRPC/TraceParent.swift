@@ -106,7 +106,7 @@ extension ServiceContext {
 }
 
 extension Logger.MetadataProvider {
-    /// Adds `trace_id` and `span_id` of the current task's ``TraceParent`` (``ServiceContext/current``) to every log
+    /// Adds `trace_id` and `span_id` of the current task's ``TraceParent`` (`ServiceContext.current`) to every log
     /// line: bootstrap the logging system with it (`room-server` does) to follow one request across the log lines
     /// of the transport, the server and the handler.
     public static let traceParent = Logger.MetadataProvider {
