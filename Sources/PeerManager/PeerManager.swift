@@ -96,9 +96,13 @@ public actor PeerManager {
     ///   - policy: the answer policy for this offer; the registry's own when `nil`.
     public func processOffer(_ sdp: String, for id: String, policy: AnswerPolicy? = nil) throws(PeerManagerError) -> String {
         var entry = entries[id] ?? newEntry()
+        let before = entry.connection.remoteDescription?.description
         _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.offer, sdp: sdp) }
         entry.sessionVersion += 1
         guard let offer = entry.connection.remoteDescription?.description else { throw .unknownConnection(id) }
+        // An offer that changes the peer's ICE credentials restarts ICE: the answer gets new ones of ours too
+        // (docs/sdp-jsep.md#answers). The old generation's remote candidates went with the old description.
+        if let before, Self.restartsICE(offer, comparedWith: before) { entry.credentials = .random(using: &generator) }
         let answer = AnswerBuilder.answer(
             to: offer, policy: policy ?? answerPolicy, credentials: entry.credentials, fingerprint: entry.fingerprint,
             sessionID: entry.sessionID, sessionVersion: entry.sessionVersion)
@@ -143,6 +147,17 @@ public actor PeerManager {
     public func closeConnection(_ id: String) {
         guard entries.removeValue(forKey: id) != nil else { return }
         publish(.connectionClosed(id: id))
+    }
+
+    /// Whether `offer` carries other ICE credentials than the peer's current description `current` in any
+    /// m-line both use (new and rejected sections do not count; RFC 8839 §4.4.1.1).
+    static func restartsICE(_ offer: SessionDescription, comparedWith current: SessionDescription) -> Bool {
+        offer.media.indices.contains { index in
+            guard index < current.media.count, !offer.media[index].isRejected, !current.media[index].isRejected
+            else { return false }
+            return offer.effectiveIceUfrag(ofMediaAt: index) != current.effectiveIceUfrag(ofMediaAt: index)
+                || offer.effectiveIcePwd(ofMediaAt: index) != current.effectiveIcePwd(ofMediaAt: index)
+        }
     }
 
     private func newEntry() -> Entry {
