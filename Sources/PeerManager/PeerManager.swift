@@ -116,8 +116,14 @@ public actor PeerManager {
     }
 
     /// Applies the peer's answer to the offer generated for `id`.
+    ///
+    /// - Throws: ``PeerManagerError/invalidAnswer(id:_:)`` naming each broken rule when the answer does not fit the
+    ///   offer (``enforcedAnswerRules``; with the current descriptions of a renegotiation, ICE restarts too);
+    ///   ``PeerManagerError/connection(id:_:)`` when the connection refuses it (state, syntax).
     public func processAnswer(_ sdp: String, for id: String) throws(PeerManagerError) {
         guard var entry = entries[id] else { throw .unknownConnection(id) }
+        let violations = Self.violations(of: sdp, answering: entry.connection)
+        guard violations.isEmpty else { throw .invalidAnswer(id: id, violations) }
         _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.answer, sdp: sdp) }
         entries[id] = entry
     }
@@ -147,6 +153,30 @@ public actor PeerManager {
     public func closeConnection(_ id: String) {
         guard entries.removeValue(forKey: id) != nil else { return }
         publish(.connectionClosed(id: id))
+    }
+
+    /// The rules a remote answer must keep for ``processAnswer(_:for:)`` to apply it: the m-lines and their kinds,
+    /// the transport profile, the mids echoed, a payload-type subset of the offer's, a BUNDLE group within the
+    /// offered one, a DTLS role that fits the offered `a=setup`, and (renegotiating) the ICE-restart rule. The
+    /// checker's other rules (directions, extensions, …) describe what a well-behaved answerer sends; real media
+    /// servers bend some of them harmlessly, so they are reported by `sdp-tool check-answer` but not enforced here.
+    public static let enforcedAnswerRules: Set<AnswerRule> = [
+        .mLineCount, .mediaType, .proto, .midEcho, .codecSubset, .bundleSubset, .setup, .iceRestart,
+    ]
+
+    /// The enforced rules `sdp` breaks as an answer to `connection`'s pending local offer; none when there is no
+    /// such offer or the text does not parse (the connection then reports the state or syntax error itself).
+    static func violations(of sdp: String, answering connection: PeerConnection) -> [AnswerViolation] {
+        guard let offer = connection.pendingLocalDescription, offer.type == .offer,
+              let answer = try? SessionDescription(parsing: sdp)
+        else { return [] }
+        let current = connection.currentLocalDescription.flatMap { local in
+            connection.currentRemoteDescription.map {
+                AnswerChecker.CurrentDescriptions(offerer: local.description, answerer: $0.description)
+            }
+        }
+        return AnswerChecker.violations(offer: offer.description, answer: answer, current: current)
+            .filter { enforcedAnswerRules.contains($0.rule) }
     }
 
     /// Whether `offer` carries other ICE credentials than the peer's current description `current` in any

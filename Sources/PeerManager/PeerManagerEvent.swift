@@ -24,6 +24,9 @@ public enum PeerManagerError: Error, Hashable, Sendable, CustomStringConvertible
     case connection(id: String, PeerConnectionError)
     /// An event subscriber fell behind by more than its buffer; its sequence ended.
     case subscriberOverflow(limit: Int)
+    /// The remote answer breaks the rules named (``PeerManager/enforcedAnswerRules``); it was not applied, and the
+    /// connection still waits for a usable answer to its offer.
+    case invalidAnswer(id: String, [AnswerViolation])
 
     /// A readable reason.
     public var description: String {
@@ -31,6 +34,8 @@ public enum PeerManagerError: Error, Hashable, Sendable, CustomStringConvertible
         case .unknownConnection(let id): "no connection '\(id)'"
         case .connection(let id, let error): "connection '\(id)': \(error)"
         case .subscriberOverflow(let limit): "event subscriber fell more than \(limit) events behind"
+        case .invalidAnswer(let id, let violations):
+            "connection '\(id)': the answer breaks \(violations.map(\.description).joined(separator: "; "))"
         }
     }
 }

@@ -4,11 +4,13 @@ import SDP
 import Testing
 
 @Suite struct PeerManagerRegistryTests {
+    /// A remote answer with ICE credentials of its own: `ufrag`, and a password that changes with it (an answer to
+    /// an ICE restart must change both).
     static func remoteAnswer(to offerText: String, ufrag: String) throws -> String {
         let offer = try SessionDescription(parsing: offerText)
         var generator = SeededRandomNumberGenerator(seed: 3)
         return AnswerBuilder.answer(
-            to: offer, credentials: IceCredentials(ufrag: ufrag, pwd: "remotepasswordremotepass"),
+            to: offer, credentials: IceCredentials(ufrag: ufrag, pwd: "remotepasswordremote" + ufrag),
             fingerprint: .randomSHA256(using: &generator), sessionID: 9
         ).serialized()
     }
