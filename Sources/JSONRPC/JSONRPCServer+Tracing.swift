@@ -1,3 +1,4 @@
+import SignalingSupport
 import Tracing
 
 /// How a server continues its callers' traces (docs/operations.md#tracing).
@@ -16,13 +17,12 @@ extension JSONRPCServer {
         return context
     }
 
-    /// A request's span id: a mix (SplitMix64's finalizer) of the connection's span and the request id, so the
-    /// same request always gets the same span without a counter or a random draw on the call path.
+    /// A request's span id: the next value of a SplitMix64 generator seeded with the connection's span and the
+    /// request id, so the same request always gets the same span without a counter or a random draw on the call
+    /// path (distinct seeds give distinct values).
     static func spanID(of id: RequestID?, under parent: TraceParent) -> UInt64 {
-        var z = parent.spanID &+ 0x9E37_79B9_7F4A_7C15 &* (Self.number(of: id) &+ 1)
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var mix = SeededRandomNumberGenerator(seed: parent.spanID ^ Self.number(of: id))
+        return mix.next()
     }
 
     private static func number(of id: RequestID?) -> UInt64 {
