@@ -34,7 +34,7 @@ public enum AnswerBuilder {
         answer.iceUfrag = credentials.ufrag
         answer.icePwd = credentials.pwd
         answer.fingerprints = [fingerprint]
-        if !offer.media.isEmpty { answer.setup = answerSetup(to: offer.effectiveSetup(ofMediaAt: 0)) }
+        if !offer.media.isEmpty { answer.setup = answerSetup(to: offer.effectiveSetup(ofMediaAt: 0), policy: policy) }
         answer.media = offer.media.indices.map { index in
             section(answering: index, of: offer, policy: policy, credentials: credentials, fingerprint: fingerprint)
         }
@@ -63,21 +63,10 @@ public enum AnswerBuilder {
         } else {
             accepted = false
         }
-        guard accepted else {
-            // RFC 3264 §6: port 0, at least one format; JSEP keeps a=mid in rejected sections.
-            var rejected = MediaDescription(kind: offered.kind, port: 0, proto: offered.proto, formats: [offered.formats[0]])
-            rejected.mid = offered.mid
-            // W3C/aiortc refuse a remote description with an RTP section lacking rtcp-mux, rejected or not.
-            if offered.rtcpMux { rejected.rtcpMux = true }
-            // The listed format keeps its rtpmap so that a parser mapping codecs (aiortc) finds one.
-            if let pt = Int(offered.formats[0]), let map = offered.rtpMap(for: pt) {
-                rejected.appendAttribute(SDPAttribute(name: "rtpmap", value: map.attributeValue))
-            }
-            return rejected
-        }
+        guard accepted else { return MediaDescription(rejecting: offered) }
         media.mid = offered.mid
         OfferBuilder.addTransport(to: &media, credentials: credentials, fingerprint: fingerprint,
-                                  setup: answerSetup(to: offer.effectiveSetup(ofMediaAt: index)))
+                                  setup: answerSetup(to: offer.effectiveSetup(ofMediaAt: index), policy: policy))
         media.iceOptions = []
         guard !policy.trickle else { return media }
         for candidate in policy.candidates { media.addCandidate(candidate) }
@@ -85,12 +74,14 @@ public enum AnswerBuilder {
         return media
     }
 
-    /// RFC 4145 / RFC 5763 §5: actpass (or absent) → active; active → passive; passive → active.
-    static func answerSetup(to offered: SetupRole?) -> SetupRole {
+    /// RFC 4145 / RFC 5763 §5: actpass → active; active → passive; passive → active; absent → the policy's
+    /// ``AnswerPolicy/setupWhenOfferHasNone`` (passive by default: RFC 4145 §4 makes an absent attribute mean active).
+    static func answerSetup(to offered: SetupRole?, policy: AnswerPolicy) -> SetupRole {
         switch offered {
         case .active: .passive
         case .holdconn: .holdconn
-        case .passive, .actpass, nil: .active
+        case .passive, .actpass: .active
+        case nil: policy.setupWhenOfferHasNone
         }
     }
 
@@ -156,6 +147,21 @@ public enum AnswerBuilder {
             for value in offered.attributeValues(named: "sctpmap") {
                 media.appendAttribute(SDPAttribute(name: "sctpmap", value: String(value)))
             }
+        }
+    }
+}
+
+extension MediaDescription {
+    /// The rejected form of `section`, for an answer or a subsequent offer: port 0 and one format (RFC 3264 §6, §8.2);
+    /// JSEP keeps the a=mid.
+    init(rejecting section: MediaDescription) {
+        self.init(kind: section.kind, port: 0, proto: section.proto, formats: [section.formats.first ?? "0"])
+        mid = section.mid
+        // W3C/aiortc refuse a remote description with an RTP section lacking rtcp-mux, rejected or not.
+        if section.rtcpMux { rtcpMux = true }
+        // The listed format keeps its rtpmap so that a parser mapping codecs (aiortc) finds one.
+        if let pt = Int(formats[0]), let map = section.rtpMap(for: pt) {
+            appendAttribute(SDPAttribute(name: "rtpmap", value: map.attributeValue))
         }
     }
 }

@@ -27,13 +27,17 @@ public struct AnswerPolicy: Hashable, Sendable {
     /// Whether the answerer is a full ICE agent that trickles its candidates (`true`) or ICE-lite with
     /// ``candidates`` inlined (`false`, the default).
     public var trickle: Bool
+    /// The DTLS role to answer an offer that has no `a=setup` with (docs/sdp-jsep.md#setup). RFC 4145 §4 says an
+    /// absent attribute means `active`, so the default answers `passive` (the role opposite the offerer's). libwebrtc
+    /// reads an absent attribute as `actpass` instead and answers `active`; set `.active` to match it.
+    public var setupWhenOfferHasNone: SetupRole
 
     /// A policy; the defaults accept opus, PCMU, PCMA, VP8 and H264, sendrecv, and data channels, ICE-lite.
     public init(
         codecs: [RTPMap] = AnswerPolicy.defaultCodecs, rejectedKinds: Set<String> = [],
         directions: [String: MediaDirection] = [:], headerExtensions: Set<String> = AnswerPolicy.defaultHeaderExtensions,
         address: String = "0.0.0.0", port: Int = 9, candidates: [CandidateAttribute] = [], acceptsDataChannels: Bool = true,
-        trickle: Bool = false
+        trickle: Bool = false, setupWhenOfferHasNone: SetupRole = .passive
     ) {
         self.codecs = codecs
         self.rejectedKinds = rejectedKinds
@@ -44,6 +48,7 @@ public struct AnswerPolicy: Hashable, Sendable {
         self.candidates = candidates
         self.acceptsDataChannels = acceptsDataChannels
         self.trickle = trickle
+        self.setupWhenOfferHasNone = setupWhenOfferHasNone
     }
 
     /// opus/48000/2, PCMU, PCMA, telephone-event, VP8, VP9, H264 (payload types are placeholders: the

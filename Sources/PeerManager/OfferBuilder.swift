@@ -18,16 +18,7 @@ public enum OfferBuilder {
         sessionID: UInt64, sessionVersion: UInt64 = 1
     ) -> SessionDescription {
         var sdp = SessionDescription(origin: Origin(sessionID: sessionID & (1 << 63 - 1), sessionVersion: sessionVersion))
-        var sections: [MediaDescription] = []
-        if let audio = configuration.audio { sections.append(rtpSection("audio", audio)) }
-        if let video = configuration.video { sections.append(rtpSection("video", video)) }
-        if configuration.dataChannel {
-            var data = MediaDescription(kind: "application", port: 9, proto: "UDP/DTLS/SCTP", formats: ["webrtc-datachannel"])
-            data.connection = Connection(address: "0.0.0.0")
-            data.sctpPort = 5000
-            data.maxMessageSize = 262_144
-            sections.append(data)
-        }
+        var sections = Self.sections(for: configuration)
         for index in sections.indices {
             sections[index].mid = String(index)
             addTransport(to: &sections[index], credentials: credentials, fingerprint: fingerprint, setup: .actpass)
@@ -36,6 +27,21 @@ public enum OfferBuilder {
         sdp.appendAttribute(SDPAttribute(name: "msid-semantic", value: " WMS"))
         sdp.media = sections
         return sdp
+    }
+
+    /// The new sections `configuration` asks for, in its order (audio, video, data channel), without mids or transport.
+    static func sections(for configuration: MediaConfiguration) -> [MediaDescription] {
+        [configuration.audio.map { rtpSection("audio", $0) }, configuration.video.map { rtpSection("video", $0) },
+         configuration.dataChannel ? dataSection() : nil].compactMap { $0 }
+    }
+
+    /// A data-channel section (RFC 8841).
+    static func dataSection() -> MediaDescription {
+        var data = MediaDescription(kind: "application", port: 9, proto: "UDP/DTLS/SCTP", formats: ["webrtc-datachannel"])
+        data.connection = Connection(address: "0.0.0.0")
+        data.sctpPort = 5000
+        data.maxMessageSize = 262_144
+        return data
     }
 
     static func rtpSection(_ kind: String, _ section: MediaConfiguration.RTPSection) -> MediaDescription {

@@ -105,3 +105,11 @@ public struct PeerConnection: Hashable, Sendable {
         events.append(.signalingStateChanged(state))
     }
 }
+
+extension PeerConnection {
+    /// The local and remote descriptions of the last completed negotiation, once there was one.
+    public var currentDescriptions: (local: SessionDescription, remote: SessionDescription)? {
+        guard let local = currentLocalDescription, let remote = currentRemoteDescription else { return nil }
+        return (local.description, remote.description)
+    }
+}

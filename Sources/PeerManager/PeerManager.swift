@@ -3,22 +3,20 @@ public import SDP
 /// The registry of peer connections keyed by id: a thin actor over ``PeerConnection`` values.
 ///
 /// Each operation touches one connection's value only, so operations on different ids never interfere
-/// (NBMWebRTCPeer shared one `offerBlock` between them). Local credentials (and, without a configured
-/// certificate, a fingerprint) are drawn from the injected generator once per connection; credentials are
-/// drawn again after ``restartIce(for:)``.
+/// (NBMWebRTCPeer shared one `offerBlock` between them). Each connection keeps a ``LocalSession``: credentials,
+/// fingerprint (unless one is configured), `o=` ids and sending sources drawn from the injected generator once, and
+/// kept by every renegotiation (docs/sdp-jsep.md#renegotiation); credentials are drawn again for an ICE restart,
+/// local (``restartIce(for:)``) or remote.
 public actor PeerManager {
     struct Entry {
         var connection: PeerConnection
-        var credentials: IceCredentials
-        var fingerprint: Fingerprint
-        var sessionID: UInt64
-        var sessionVersion: UInt64 = 0
+        var session: LocalSession
     }
 
-    private var entries: [String: Entry] = [:]
-    private var generator: any RandomNumberGenerator
+    var entries: [String: Entry] = [:]
+    var generator: any RandomNumberGenerator
     private let configuration: PeerConnection.Configuration
-    private let answerPolicy: AnswerPolicy
+    let answerPolicy: AnswerPolicy
     private let fingerprint: Fingerprint?
     private var subscribers: [Int: AsyncThrowingStream<PeerManagerEvent, any Error>.Continuation] = [:]
     private var nextSubscriber = 0
@@ -58,7 +56,7 @@ public actor PeerManager {
 
     private func unsubscribe(_ key: Int) { subscribers[key] = nil }
 
-    private func publish(_ event: PeerManagerEvent) {
+    func publish(_ event: PeerManagerEvent) {
         for (key, continuation) in subscribers {
             if case .dropped = continuation.yield(event) {
                 continuation.finish(throwing: PeerManagerError.subscriberOverflow(limit: subscriberBuffer))
@@ -74,12 +72,25 @@ public actor PeerManager {
     public func connection(_ id: String) -> PeerConnection? { entries[id]?.connection }
 
     /// Builds an offer for `media`, applies it locally and returns its SDP. Creates the connection if needed.
+    ///
+    /// On a connection that has negotiated before, the offer is a subsequent one (docs/sdp-jsep.md#subsequent-offers):
+    /// every m-line stays in place with its mid; the first accepted section of each kind takes the direction `media`
+    /// gives it, a kind `media` leaves out is stopped (port 0), and a kind it adds gets a new section.
     public func generateOffer(for id: String, media: MediaConfiguration) throws(PeerManagerError) -> String {
         var entry = entries[id] ?? newEntry()
-        entry.sessionVersion += 1
-        let offer = OfferBuilder.offer(
-            for: media, credentials: entry.credentials, fingerprint: entry.fingerprint, sessionID: entry.sessionID,
-            sessionVersion: entry.sessionVersion)
+        let offer: SessionDescription
+        if let current = entry.connection.currentDescriptions {
+            offer = entry.session.subsequentOffer(
+                local: current.local, remote: current.remote, changes: .init(media, against: current.local),
+                using: &generator)
+        } else {
+            offer = entry.session.offer(for: media, using: &generator)
+        }
+        return try apply(offer, to: &entry, id)
+    }
+
+    /// Applies `offer` as the local offer of `entry` and publishes it.
+    func apply(_ offer: SessionDescription, to entry: inout Entry, _ id: String) throws(PeerManagerError) -> String {
         let sdp = try run(id, &entry) { pc throws(PeerConnectionError) in
             _ = try pc.createOffer(offer)
             return try pc.setLocalDescription(.offer)
@@ -90,25 +101,37 @@ public actor PeerManager {
     }
 
     /// Applies a remote offer, answers it as the media server does (``AnswerBuilder``) and returns the answer.
+    ///
+    /// In a renegotiation the answer keeps this side's credentials, DTLS role and sources, and gets new credentials when
+    /// the offer restarts ICE (docs/sdp-jsep.md#answers).
     /// - Parameters:
     ///   - sdp: the remote offer.
     ///   - id: the connection; created when the registry does not have it yet.
     ///   - policy: the answer policy for this offer; the registry's own when `nil`.
-    public func processOffer(_ sdp: String, for id: String, policy: AnswerPolicy? = nil) throws(PeerManagerError) -> String {
+    ///   - provisional: `true` to apply the answer as a pranswer (`have-local-pranswer`); the final answer then comes
+    ///     from ``answerPendingOffer(for:policy:)``.
+    public func processOffer(
+        _ sdp: String, for id: String, policy: AnswerPolicy? = nil, provisional: Bool = false
+    ) throws(PeerManagerError) -> String {
         var entry = entries[id] ?? newEntry()
-        let before = entry.connection.remoteDescription?.description
         _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.offer, sdp: sdp) }
-        entry.sessionVersion += 1
-        guard let offer = entry.connection.remoteDescription?.description else { throw .unknownConnection(id) }
-        // An offer that changes the peer's ICE credentials restarts ICE: the answer gets new ones of ours too
-        // (docs/sdp-jsep.md#answers). The old generation's remote candidates went with the old description.
-        if let before, Self.restartsICE(offer, comparedWith: before) { entry.credentials = .random(using: &generator) }
-        let answer = AnswerBuilder.answer(
-            to: offer, policy: policy ?? answerPolicy, credentials: entry.credentials, fingerprint: entry.fingerprint,
-            sessionID: entry.sessionID, sessionVersion: entry.sessionVersion)
+        entries[id] = entry
+        return try answer(&entry, id, policy: policy, type: provisional ? .pranswer : .answer)
+    }
+
+    /// Builds the answer to the connection's pending remote offer, applies it as `type` and publishes it.
+    func answer(
+        _ entry: inout Entry, _ id: String, policy: AnswerPolicy?, type: DescriptionType
+    ) throws(PeerManagerError) -> String {
+        guard let offer = entry.connection.pendingRemoteDescription?.description else {
+            throw .connection(id: id, .invalidState(operation: "answer", state: entry.connection.signalingState))
+        }
+        // The old generation's remote candidates went with the old description (docs/sdp-jsep.md#answers).
+        let answer = entry.session.answer(
+            to: offer, current: entry.connection.currentDescriptions, policy: policy ?? answerPolicy, using: &generator)
         let text = try run(id, &entry) { pc throws(PeerConnectionError) in
             _ = try pc.createAnswer(answer)
-            return try pc.setLocalDescription(.answer)
+            return try pc.setLocalDescription(type)
         }
         entries[id] = entry
         publish(.answerGenerated(id: id, sdp: text))
@@ -117,14 +140,18 @@ public actor PeerManager {
 
     /// Applies the peer's answer to the offer generated for `id`.
     ///
+    /// - Parameter provisional: `true` for a pranswer (`have-remote-pranswer`); the final answer follows.
     /// - Throws: ``PeerManagerError/invalidAnswer(id:_:)`` naming each broken rule when the answer does not fit the
     ///   offer (``enforcedAnswerRules``; with the current descriptions of a renegotiation, ICE restarts too);
     ///   ``PeerManagerError/connection(id:_:)`` when the connection refuses it (state, syntax).
-    public func processAnswer(_ sdp: String, for id: String) throws(PeerManagerError) {
+    public func processAnswer(_ sdp: String, for id: String, provisional: Bool = false) throws(PeerManagerError) {
         guard var entry = entries[id] else { throw .unknownConnection(id) }
         let violations = Self.violations(of: sdp, answering: entry.connection)
         guard violations.isEmpty else { throw .invalidAnswer(id: id, violations) }
-        _ = try run(id, &entry) { pc throws(PeerConnectionError) in try pc.setRemoteDescription(.answer, sdp: sdp) }
+        _ = try run(id, &entry) { pc throws(PeerConnectionError) in
+            try pc.setRemoteDescription(provisional ? .pranswer : .answer, sdp: sdp)
+        }
+        if !provisional { entry.session.iceRestartRequested = false }
         entries[id] = entry
     }
 
@@ -142,11 +169,11 @@ public actor PeerManager {
         entries[id] = entry
     }
 
-    /// Makes the next offer for `id` carry new ICE credentials; candidates of the old generation are then
-    /// rejected once the peer answers.
+    /// Makes the next offer for `id` carry new ICE credentials, until an answer completes it; candidates of the old
+    /// generation are then rejected.
     public func restartIce(for id: String) throws(PeerManagerError) {
         guard entries[id] != nil else { throw .unknownConnection(id) }
-        entries[id]?.credentials = .random(using: &generator)
+        entries[id]?.session.iceRestartRequested = true
     }
 
     /// Closes and forgets the connection.
@@ -179,25 +206,13 @@ public actor PeerManager {
             .filter { enforcedAnswerRules.contains($0.rule) }
     }
 
-    /// Whether `offer` carries other ICE credentials than the peer's current description `current` in any
-    /// m-line both use (new and rejected sections do not count; RFC 8839 §4.4.1.1).
-    static func restartsICE(_ offer: SessionDescription, comparedWith current: SessionDescription) -> Bool {
-        offer.media.indices.contains { index in
-            guard index < current.media.count, !offer.media[index].isRejected, !current.media[index].isRejected
-            else { return false }
-            return offer.effectiveIceUfrag(ofMediaAt: index) != current.effectiveIceUfrag(ofMediaAt: index)
-                || offer.effectiveIcePwd(ofMediaAt: index) != current.effectiveIcePwd(ofMediaAt: index)
-        }
-    }
-
-    private func newEntry() -> Entry {
-        Entry(
-            connection: PeerConnection(configuration: configuration), credentials: .random(using: &generator),
-            fingerprint: fingerprint ?? .randomSHA256(using: &generator), sessionID: generator.next() & (1 << 63 - 1))
+    func newEntry() -> Entry {
+        Entry(connection: PeerConnection(configuration: configuration),
+              session: LocalSession(fingerprint: fingerprint, using: &generator))
     }
 
     /// Runs `body` on the entry's connection and publishes its events; returns the local SDP afterwards.
-    private func run(
+    func run(
         _ id: String, _ entry: inout Entry, _ body: (inout PeerConnection) throws(PeerConnectionError) -> [PeerConnectionEvent]
     ) throws(PeerManagerError) -> String {
         let events: [PeerConnectionEvent]
