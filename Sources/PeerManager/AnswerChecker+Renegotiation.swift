@@ -40,4 +40,31 @@ extension AnswerChecker {
             report(.iceRestart, index, "the answer changes its ICE credentials but the offer does not restart ICE")
         }
     }
+
+    /// ``AnswerRule/setup`` in a renegotiation: an answer to an actpass offer keeps the DTLS role the answerer has in the
+    /// session in force, unless it starts a new DTLS association with another fingerprint (RFC 8842 §5.3).
+    static func checkDTLSRole(
+        _ index: Int, offer: SessionDescription, answer: SessionDescription, current: CurrentDescriptions,
+        report: (AnswerRule, Int?, String) -> Void
+    ) {
+        guard answer.media[index].port != 0, offer.effectiveSetup(ofMediaAt: index) == .actpass,
+              let role = establishedRole(ofMediaAt: index, local: current.answerer, remote: current.offerer),
+              let answered = answer.effectiveSetup(ofMediaAt: index), answered != role,
+              answer.effectiveFingerprints(ofMediaAt: index) == current.answerer.effectiveFingerprints(ofMediaAt: index)
+        else { return }
+        report(.setup, index, "setup \(answered.rawValue) changes the DTLS role in force (\(role.rawValue)) without a new certificate")
+    }
+
+    /// One side's DTLS role in m-line `index` of the session in force (`local` its current description, `remote` the
+    /// peer's): the role it answered with, or, when it offered actpass, the opposite of the role the peer answered with.
+    static func establishedRole(ofMediaAt index: Int, local: SessionDescription, remote: SessionDescription) -> SetupRole? {
+        guard index < local.media.count, index < remote.media.count,
+              local.media[index].port != 0, remote.media[index].port != 0
+        else { return nil }
+        switch (local.effectiveSetup(ofMediaAt: index), remote.effectiveSetup(ofMediaAt: index)) {
+        case (.active, _), (_, .passive): return .active
+        case (.passive, _), (_, .active): return .passive
+        default: return nil
+        }
+    }
 }

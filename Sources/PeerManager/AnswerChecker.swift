@@ -36,7 +36,10 @@ public enum AnswerChecker {
         }
         for index in offer.media.indices where index < answer.media.count {
             checkSection(index, offer: offer, answer: answer, report: report)
-            if let current { checkICERestart(index, offer: offer, answer: answer, current: current, report: report) }
+            if let current {
+                checkICERestart(index, offer: offer, answer: answer, current: current, report: report)
+                checkDTLSRole(index, offer: offer, answer: answer, current: current, report: report)
+            }
         }
         return found
     }

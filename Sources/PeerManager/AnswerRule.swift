@@ -23,7 +23,9 @@ public enum AnswerRule: String, Hashable, Sendable, Codable, CaseIterable {
     case groupOffered = "group-offered"
     /// RFC 9143 §7.3: bundled mids were bundled in the offer and are not rejected.
     case bundleSubset = "bundle-subset"
-    /// RFC 5763 §5: setup is active or passive, and the opposite of a non-actpass offer.
+    /// RFC 5763 §5: setup is active or passive, and the opposite of a non-actpass offer; in a renegotiation (given the
+    /// current descriptions) an answer to actpass keeps the DTLS role in force unless its certificate changes
+    /// (RFC 8842 §5.3).
     case setup
     /// RFC 8839 §5.4: ice-ufrag 4–256 and ice-pwd 22–256 ice-chars in accepted sections.
     case iceCredentials = "ice-credentials"

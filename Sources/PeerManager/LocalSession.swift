@@ -97,8 +97,8 @@ public struct LocalSession: Hashable, Sendable {
                 answer.media[index].direction = AnswerBuilder.answerDirection(
                     to: offer.effectiveDirection(ofMediaAt: index), ability: ability)
             }
-            if let local = current?.local, index < local.media.count, offer.effectiveSetup(ofMediaAt: index) == .actpass,
-               let role = local.effectiveSetup(ofMediaAt: index), role == .active || role == .passive
+            if let current, offer.effectiveSetup(ofMediaAt: index) == .actpass,
+               let role = AnswerChecker.establishedRole(ofMediaAt: index, local: current.local, remote: current.remote)
             {
                 answer.media[index].setup = role
             }

@@ -53,7 +53,9 @@ extension OfferBuilder {
                 section.endOfCandidates = false
             }
             section.connection = local.effectiveConnection(ofMediaAt: index)
-            section.direction = section.mid.flatMap { changes.directions[$0] } ?? local.effectiveDirection(ofMediaAt: index)
+            if section.proto.contains("RTP") {
+                section.direction = section.mid.flatMap { changes.directions[$0] } ?? local.effectiveDirection(ofMediaAt: index)
+            }
             let options = local.effectiveIceOptions(ofMediaAt: index)
             // JSEP §5.2.2: offers say actpass; the answerer keeps the DTLS role it has (docs/sdp-jsep.md#setup).
             addTransport(to: &section, credentials: credentials, fingerprint: fingerprint, setup: .actpass)

@@ -35,7 +35,8 @@ extension PeerManager {
     }
 
     /// Sets the direction of the section `mid` of `id` (hold, mute or resume, RFC 3264 §8.4): the next offer offers it,
-    /// and the next answer answers within it. `nil` returns the section to its default. Takes effect at the next
+    /// and the next answer answers within it. `nil` stops asking: the section keeps the direction in force (its
+    /// offered direction, or for an answer the ``AnswerPolicy``'s). Takes effect at the next
     /// ``renegotiate(_:)``, ``generateOffer(for:media:)`` or answer.
     public func setDirection(_ direction: MediaDirection?, forMid mid: String, of id: String) throws(PeerManagerError) {
         guard entries[id] != nil else { throw .unknownConnection(id) }
