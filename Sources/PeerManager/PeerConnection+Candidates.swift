@@ -8,15 +8,18 @@ extension PeerConnection {
     /// Before any remote description the candidate is queued (W3C rejects it; signaling code must buffer,
     /// docs/sdp-jsep.md#trickle, "Queueing") and applied in arrival order once the description is set. Without a
     /// `usernameFragment`, the candidate's `ufrag` extension selects the generation, so candidates of a
-    /// generation replaced by an ICE restart are rejected.
+    /// generation replaced by an ICE restart are rejected. An empty `sdpMid` counts as none.
     /// - Returns: the events (none for a candidate applied or queued).
     public mutating func addRemoteCandidate(_ candidate: IceCandidate) throws(PeerConnectionError) -> [PeerConnectionEvent] {
         try requireOpen()
+        var candidate = candidate
+        // NBMRoomClient and Kurento's clients send "sdpMid": "" for "no mid"; no section can have an empty mid, so it
+        // means none, and sdpMLineIndex picks the section (docs/wire-protocol.md#stock-kurento).
+        if candidate.sdpMid?.isEmpty == true { candidate.sdpMid = nil }
         // W3C step 1: TypeError before the operations chain.
         if !candidate.isEndOfCandidates, candidate.sdpMid == nil, candidate.sdpMLineIndex == nil {
             throw .candidate(.noTarget)
         }
-        var candidate = candidate
         if candidate.usernameFragment == nil, let parsed = try? candidate.parsed(mode: .lenient) {
             candidate.usernameFragment = parsed.usernameFragment
         }

@@ -94,7 +94,7 @@ extension RoomServer {
                                 headers: Self.dashboardHeaders)
         case "/" where admin:
             return HTTPResponse(status: 302, headers: ["location": Self.dashboardPath + Self.queryString(request.query)])
-        case _ where Self.paths.contains(request.path) || request.path == Self.treePath || request.path == Self.adminPath:
+        case _ where Self.paths.contains(request.path) || Self.treePaths.contains(request.path) || request.path == Self.adminPath:
             return Self.text(426, "WebSocket upgrade required", headers: ["upgrade": "websocket"])
         default:
             return Self.text(404, "not found")

@@ -8,8 +8,11 @@ import RoomProtocol
 /// params). The media comes from the same ``MediaBackend`` (see ``MediaEndpointID/treeSource(_:)``). Unknown methods
 /// get -32601, bad params -32602 naming the param, and refusals Tree error 2 (``/RoomProtocol/TreeError``).
 extension RoomServer {
-    /// The path Tree is served on.
+    /// The path Tree is served on (``treeURL``).
     public static let treePath = "/tree"
+    /// Every path Tree is served on: ``treePath`` and `/kurento-tree`, the one KurentoTree.js dials
+    /// (docs/wire-protocol.md#stock-kurento).
+    public static let treePaths: Set<String> = [treePath, "/kurento-tree"]
 
     /// The Tree URL a local client dials, e.g. `ws://127.0.0.1:41234/tree`; empty for a server made with
     /// ``init(configuration:)``.
@@ -18,7 +21,7 @@ extension RoomServer {
         return base + Self.treePath
     }
 
-    /// Serves one Tree connection until it ends (what ``start(_:)`` does for upgrades to ``treePath``).
+    /// Serves one Tree connection until it ends (what ``start(_:)`` does for upgrades to ``treePaths``).
     public func serveTree(_ connection: any MessageConnection) async {
         await treeRPC.serve(connection)
     }

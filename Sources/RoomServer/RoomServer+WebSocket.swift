@@ -9,7 +9,7 @@ extension RoomServer {
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
-    /// Tree is served on ``treePath`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
+    /// Tree is served on ``treePaths`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
     /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
     /// ``Configuration/authorizeUpgrade`` decides, off the service thread (on every path but ``adminPath``, which
     /// the admin token guards). Plain HTTP requests on the port get the operations routes
@@ -40,8 +40,8 @@ extension RoomServer {
                 return server.isAdminToken(request.queryItem("token")) ? .accept
                     : .reject(status: 401, reason: "admin token required")
             }
-            guard paths.contains(request.path) || request.path == treePath else {
-                return .reject(status: 404, reason: "Room is served on /room, Tree on /tree")
+            guard paths.contains(request.path) || treePaths.contains(request.path) else {
+                return .reject(status: 404, reason: "Room is served on /room, Tree on /tree and /kurento-tree")
             }
             return .accept
         }
@@ -55,7 +55,7 @@ extension RoomServer {
         try await server.startCluster()
         listener.attach(try await server.rpc.listen(on: webSocket) { request in
             switch request.path {
-            case treePath: tree
+            case let path where treePaths.contains(path): tree
             case adminPath: admin
             default: nil
             }

@@ -1,5 +1,9 @@
-/// A parsed `ws://` or `wss://` URL: what lws needs to dial.
+/// A parsed `ws://` or `wss://` URL (or `http://`/`https://`, read as those): what lws needs to dial.
 struct WebSocketURL: Sendable, Hashable {
+    static let schemes: [(prefix: String, secure: Bool)] = [
+        ("ws://", false), ("wss://", true), ("http://", false), ("https://", true),
+    ]
+
     var secure: Bool
     var host: String
     var port: Int
@@ -15,14 +19,13 @@ struct WebSocketURL: Sendable, Hashable {
     init(_ string: String) throws(TransportError) {
         let lower = string.lowercased()
         let rest: Substring
-        if lower.hasPrefix("ws://") {
-            secure = false
-            rest = string.dropFirst(5)
-        } else if lower.hasPrefix("wss://") {
-            secure = true
-            rest = string.dropFirst(6)
+        // http:// and https:// dial as ws:// and wss:// (the Kurento iOS toolbox documents room URLs that way;
+        // docs/wire-protocol.md#stock-kurento).
+        if let scheme = Self.schemes.first(where: { lower.hasPrefix($0.prefix) }) {
+            secure = scheme.secure
+            rest = string.dropFirst(scheme.prefix.count)
         } else {
-            throw .invalidURL("\(string): scheme must be ws or wss")
+            throw .invalidURL("\(string): scheme must be ws or wss (http and https are read as ws and wss)")
         }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authority = rest[rest.startIndex..<authorityEnd]

@@ -33,7 +33,7 @@ import WebSocketTransport
         _ = listener
     }
 
-    @Test(arguments: ["http://127.0.0.1/", "ws://", "ws://host:99999/", "ws://[::1/x", "wss://user@host/"])
+    @Test(arguments: ["ftp://127.0.0.1/", "ws://", "ws://host:99999/", "ws://[::1/x", "wss://user@host/"])
     func malformedURLIsRejectedBeforeDialling(url: String) async {
         let error = await #expect(throws: TransportError.self) { _ = try await WebSocketConnection.connect(to: url) }
         guard case .invalidURL? = error else {
