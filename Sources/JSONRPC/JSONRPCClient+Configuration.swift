@@ -120,6 +120,11 @@ extension JSONRPCClient {
         /// Where the client's metrics go (docs/operations.md#metrics: `signaling_reconnections_total` by outcome).
         /// Default: the factory the process bootstrapped when this configuration was made (none: no metrics).
         public var metrics: SignalingMetrics
+        /// Whether the requests in flight when the connection dropped are re-sent with their ids after a resume.
+        /// Default on, and done only when the server says it dedupes (``ServerCapabilities/dedupe`` in its `connect`
+        /// result, which this package's servers send). Otherwise they fail with ``RPCError/connectionClosed(_:)``:
+        /// a stock Kurento server may have run them already (docs/wire-protocol.md#stock-kurento).
+        public var resendsOnResume: Bool
 
         /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
@@ -133,7 +138,8 @@ extension JSONRPCClient {
             notificationBufferLimit: Int = 1024,
             maxDepth: Int = JSONParser.defaultMaxDepth,
             readsOnEventLoop: Bool = false,
-            metrics: SignalingMetrics = SignalingMetrics()
+            metrics: SignalingMetrics = SignalingMetrics(),
+            resendsOnResume: Bool = true
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -146,6 +152,14 @@ extension JSONRPCClient {
             self.maxDepth = maxDepth
             self.readsOnEventLoop = readsOnEventLoop
             self.metrics = metrics
+            self.resendsOnResume = resendsOnResume
+        }
+
+        /// Settings safe against a stock Kurento server (docs/wire-protocol.md#stock-kurento), which neither dedupes
+        /// request ids nor replays missed notifications: a 15 s timeout (a media server may take 10–20 s to
+        /// publish; KurentoRoom.js waits 15 s), no retries, and nothing re-sent after a resume.
+        public static var stockKurento: Configuration {
+            Configuration(requestTimeout: .seconds(15), retries: 0, resendsOnResume: false)
         }
     }
 }

@@ -87,8 +87,9 @@ extension JSONRPCClient {
     }
 
     /// Makes `connection` the client's connection: `connect{sessionId}` when there is a session to resume, then
-    /// the pending requests re-sent with their ids (docs/architecture.md#resume); on a refusal (40007) they fail with
-    /// ``RPCError/connectionClosed(_:)`` and the client goes on as a fresh session.
+    /// the pending requests re-sent with their ids (docs/architecture.md#resume) when the server dedupes and
+    /// ``Configuration/resendsOnResume`` allows, else they fail with ``RPCError/connectionClosed(_:)``; on a refusal
+    /// (40007) they fail the same way and the client goes on as a fresh session.
     private func resume(on connection: any MessageConnection, loss: ConnectionEnd, epoch: Int) async -> ResumeOutcome {
         let registered = state.withLock { $0.machine.handshakeStarted(epoch: epoch, connection: connection) }
         guard let (generation, sessionId) = registered else { return .superseded }
@@ -97,8 +98,9 @@ extension JSONRPCClient {
         if let sessionId {
             switch await controlCall(KurentoConventions.connect, params: ["sessionId": .string(sessionId)],
                                      on: connection, timeout: configuration.requestTimeout) {
-            case .success:
+            case .success(let result):
                 resumed = true
+                state.withLock { $0.serverCapabilities = ServerCapabilities(advertisedIn: result) }
             case .failure(.remote(let refusal)):
                 logger.info("the server no longer knows the session; continuing as a new one",
                             metadata: ["code": "\(refusal.code)"])
@@ -110,12 +112,17 @@ extension JSONRPCClient {
             }
         }
         let lostIDs = state.withLock { $0.machine.resumeAnswered(epoch: epoch, resumed: resumed) }
-        if resumed {
+        if resumed, configuration.resendsOnResume, serverCapabilities?.contains(.dedupe) == true {
             // Same ids: the server's dedupe answers a request it already ran from its cache (not an attempt).
             let resend = pending.pendingMessages.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
             for message in resend {
                 do { try await connection.send(message.text) } catch { break }
             }
+        } else if resumed {
+            // docs/wire-protocol.md#stock-kurento: a server that does not dedupe may have run them; running them again
+            // could publish twice. Their outcome is unknown to us, so they fail as lost with the connection.
+            let lost = Set(lostIDs)
+            for id in pending.ids where lost.contains(id) { pending.complete(id, with: .failure(.connectionClosed(loss))) }
         } else {
             pending.failAll(with: .connectionClosed(loss))
         }

@@ -39,6 +39,8 @@ public final class JSONRPCClient: Sendable {
         var nextWaiter: UInt64 = 0
         var heartbeatTimer: (any TimerHandle)?
         var rtt: (last: Duration, smoothed: Duration)?
+        /// What the server said in the `connect` result of the last resume; `nil` before any.
+        var serverCapabilities: ServerCapabilities?
     }
 
     /// The settings this client was made with.
@@ -114,6 +116,10 @@ public final class JSONRPCClient: Sendable {
     /// The last `sessionId` a Kurento server put into a result or error (docs/wire-protocol.md#kurento-conventions), if
     /// any. A reconnect resumes it; a 40007 refusal clears it.
     public var sessionId: String? { state.withLock { $0.machine.sessionId } }
+
+    /// What the server said it does in the `connect` result of the last resume (``ServerCapabilities``); `nil` before
+    /// any resume. A stock Kurento server says nothing: an empty set.
+    public var serverCapabilities: ServerCapabilities? { state.withLock { $0.serverCapabilities } }
 
     /// The round-trip time of the last answered heartbeat `ping`, if any.
     public var heartbeatRTT: Duration? { state.withLock { $0.rtt?.last } }

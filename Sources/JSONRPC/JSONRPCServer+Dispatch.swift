@@ -132,7 +132,8 @@ extension JSONRPCServer {
             return .reply(.result(result, id: request.id))
         case KurentoConventions.connect:
             guard let wanted = request.params?["sessionId"]?.stringValue else {
-                return .reply(.result(["value": "OK", "sessionId": .string(session.id)], id: request.id))
+                return .reply(.result(["value": "OK", "sessionId": .string(session.id),
+                                       "capabilities": capabilities.advertised], id: request.id))
             }
             guard let resumed = self.session(id: wanted) else {
                 logger.info("connect to an unknown session", metadata: ["session": "\(SecureID.redacted(wanted))"])
@@ -151,7 +152,9 @@ extension JSONRPCServer {
                 endSession(session)
                 for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }
-            return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id)], id: request.id))
+            // docs/wire-protocol.md#stock-kurento: "capabilities" tells our clients what a stock server does not do.
+            return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id),
+                                   "capabilities": capabilities.advertised], id: request.id))
         case KurentoConventions.closeSession:
             endSession(session)
             return .replyThenClose(.result("bye", id: request.id))
@@ -253,5 +256,14 @@ extension JSONRPCServer {
         } catch {
             logger.debug("could not send a response", metadata: ["reason": "\(error)"])
         }
+    }
+}
+
+extension JSONRPCServer {
+    /// What this server advertises in its `connect` results: ``ServerCapabilities/replay`` always (sessions keep an
+    /// outbox), ``ServerCapabilities/dedupe`` while it remembers responses.
+    public var capabilities: ServerCapabilities {
+        let remembers = configuration.maxRememberedResponses > 0 && configuration.duplicateRetention > .zero
+        return remembers ? [.dedupe, .replay] : [.replay]
     }
 }

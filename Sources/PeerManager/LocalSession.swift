@@ -69,7 +69,7 @@ public struct LocalSession: Hashable, Sendable {
     ) -> SessionDescription {
         sessionVersion += 1
         var changes = changes
-        changes.directions.merge(directions) { asked, _ in asked }
+        changes.directions.merge(directions) { passedNow, _ in passedNow }  // the call's own changes win
         let current = Self.credentials(of: local) ?? initialCredentials
         var offer = OfferBuilder.subsequentOffer(
             local: local, remote: remote, changes: changes,

@@ -93,7 +93,8 @@ import Testing
             == ["jsonrpc": "2.0", "id": 0, "result": ["value": "pong"]])
         let connected = try await peer.exchange(request("connect", id: 1))
         let sessionId = try #require(connected["result"]?["sessionId"]?.stringValue)
-        #expect(connected == ["jsonrpc": "2.0", "id": 1, "result": ["value": "OK", "sessionId": .string(sessionId)]])
+        #expect(connected == ["jsonrpc": "2.0", "id": 1,
+                              "result": ["value": "OK", "sessionId": .string(sessionId), "capabilities": ["dedupe", "replay"]]])
         #expect(sessionId.count == 32)  // 128 bits of CSPRNG, hex
         #expect(try await peer.exchange(request("ping", id: 2, params: #"{"sessionId":"\#(sessionId)"}"#))
             == ["jsonrpc": "2.0", "id": 2, "result": ["value": "pong", "sessionId": .string(sessionId)]])
@@ -117,7 +118,8 @@ import Testing
         let resumed = try await second.exchange(request("connect", id: 1, params: #"{"sessionId":"\#(sessionId)"}"#))
 
         // Then it resumes the session, and the old socket is closed with 4409
-        #expect(resumed == ["jsonrpc": "2.0", "id": 1, "result": ["value": "reconnection successful", "sessionId": .string(sessionId)]])
+        #expect(resumed == ["jsonrpc": "2.0", "id": 1, "result": ["value": "reconnection successful", "sessionId": .string(sessionId),
+                                                                 "capabilities": ["dedupe", "replay"]]])
         await #expect { _ = try await first.receiveText() } throws: { ($0 as? ConnectionEnd)?.code == 4409 }
         #expect(server.sessionCount == 1)
     }

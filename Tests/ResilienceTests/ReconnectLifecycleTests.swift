@@ -9,9 +9,10 @@ struct ReconnectLifecycleTests {
     let clock = ManualClock()
     let transport = ScriptedTransport()
 
-    func client(backoff: JSONRPCClient.Backoff = .init(seed: 7)) -> JSONRPCClient {
+    func client(backoff: JSONRPCClient.Backoff = .init(seed: 7), resendsOnResume: Bool = true) -> JSONRPCClient {
         JSONRPCClient(transport: transport, configuration: .init(
-            requestTimeout: .seconds(600), retries: 0, reconnect: .automatic(backoff), heartbeat: .off, clock: clock))
+            requestTimeout: .seconds(600), retries: 0, reconnect: .automatic(backoff), heartbeat: .off, clock: clock,
+            resendsOnResume: resendsOnResume))
     }
 
     /// Connects `client` with a first call that teaches it the session id `S1`; returns the server end.
@@ -23,6 +24,11 @@ struct ReconnectLifecycleTests {
         #expect(client.sessionId == "S1")
         return peer
     }
+
+    /// The `connect` result of this package's servers: they dedupe ids and replay missed notifications.
+    static let resumedByOurServer: JSONValue = [
+        "value": "reconnection successful", "sessionId": "S1", "capabilities": ["dedupe", "replay"],
+    ]
 
     @Test func aDropResumesTheSessionAndResendsPendingRequestsWithTheirIds() async throws {
         // Given a client with a session and one request pending
@@ -41,7 +47,7 @@ struct ReconnectLifecycleTests {
         let second = try await transport.nextPeer()
         let connect = try await second.receive()
         #expect(connect["method"] == "connect" && connect["params"] == ["sessionId": "S1"])
-        try await second.reply(to: connect, ["value": "reconnection successful", "sessionId": "S1"])
+        try await second.reply(to: connect, Self.resumedByOurServer)
         // And re-sends the pending request exactly as it was, with its id; its answer completes the call
         let resent = try await second.receive()
         #expect(resent == sent)
