@@ -1,86 +1,65 @@
-import SignalingSupport
 import ArgumentParser
-import Foundation
 import PeerManager
 import SDP
 
-/// `sdp-tool answer OFFER_FILE [--reject KIND] [--json]`.
-struct Answer: ParsableCommand {
+/// `sdp-tool answer OFFER [--previous-offer FILE --previous-answer FILE] [--reject KIND] [--direction MID=DIR]...
+/// [--seed N] [--json]`.
+struct Answer: ParsableCommand, DescriptionMaking {
     static let configuration = CommandConfiguration(
         abstract: "Print the answer the media-server side (ICE-lite) would give to an offer.",
-        discussion: "Credentials and fingerprint are random unless --seed is given. The answer is checked before printing."
+        discussion: """
+            Credentials, fingerprint, session id and sources (a=msid, a=ssrc cname) are random unless --seed is \
+            given. Sending sections carry a=msid and a=ssrc (with a=ssrc-group:FID where the section has RTX).
+
+            For a renegotiation, give the previous exchange: --previous-offer is the peer's previous offer and \
+            --previous-answer the answer this tool gave to it. The answer then keeps that answer's credentials \
+            (new ones when the offer restarts ICE), fingerprint, DTLS role, sources and o= session id, with a \
+            higher o= version.
+
+            --direction MID=DIR limits what this side does in a section: the answered direction is the offered one \
+            seen from this side, within DIR (RFC 3264 §6.1).
+
+            The answer is checked (the check-answer rules, and the ice-restart rule in a renegotiation) before \
+            printing; a broken one is reported on standard error and exits 1.
+            """
     )
 
     @Argument(help: "The offer file, or '-' for standard input.")
     var offer: String
 
+    @OptionGroup var previous: PreviousExchange
+
     @Option(name: .customLong("reject"), help: "A media kind to reject with port 0 (repeatable), e.g. --reject video.")
     var rejectedKinds: [String] = []
 
-    @Flag(help: "Print the answer's typed accessors as JSON (the inspect --json shape).")
-    var json = false
+    @OptionGroup var directions: DirectionOptions
 
-    @Option(help: "Seed for credentials, fingerprint and session id (reproducible output).")
-    var seed: UInt64?
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.print(try make(seed: output.seed))
+    }
+
+    func make(using generator: inout some RandomNumberGenerator) throws -> SessionDescription {
         let offerDescription = try InputReader.parse(offer)
-        var generator: any RandomNumberGenerator = seed.map { SeededRandomNumberGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
-        let credentials = IceCredentials.random(using: &generator)
-        let fingerprint = Fingerprint.randomSHA256(using: &generator)
-        let answer = AnswerBuilder.answer(
-            to: offerDescription, policy: AnswerPolicy(rejectedKinds: Set(rejectedKinds)), credentials: credentials,
-            fingerprint: fingerprint, sessionID: generator.next())
-        if json {
-            try Inspect.printJSON(SDPSummary(answer))
+        let previousExchange = try previous.descriptions()
+        var session: LocalSession
+        if let previousExchange {
+            session = LocalSession(resuming: previousExchange.answer, using: &generator)
         } else {
-            print(answer.serialized(normalizingToCRLF: true), terminator: "")
+            session = LocalSession(fingerprint: nil, using: &generator)
         }
-    }
-}
-
-/// `sdp-tool check-answer OFFER ANSWER`.
-struct CheckAnswer: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check-answer",
-        abstract: "Report every offer/answer rule (RFC 3264, 9143, 5763, 8839, 8841) an answer breaks.",
-        discussion: """
-            Exits 0 when the answer is valid, 1 when any rule is broken or either file does not parse. For a \
-            renegotiation, give the descriptions in force before it with --offerer-current and --answerer-current: \
-            the ice-restart rule is then checked too.
-            """
-    )
-
-    @Argument(help: "The offer file.")
-    var offer: String
-
-    @Argument(help: "The answer file, or '-' for standard input.")
-    var answer: String
-
-    @Option(help: "For a renegotiation: the offerer's current local description (the previous exchange's).")
-    var offererCurrent: String?
-
-    @Option(help: "For a renegotiation: the answerer's current local description (the previous exchange's).")
-    var answererCurrent: String?
-
-    func validate() throws {
-        if (offererCurrent == nil) != (answererCurrent == nil) {
-            throw ValidationError("--offerer-current and --answerer-current go together")
+        session.directions = directions.byMid
+        let current = previousExchange.map { (local: $0.answer, remote: $0.offer) }
+        let answer = session.answer(
+            to: offerDescription, current: current, policy: AnswerPolicy(rejectedKinds: Set(rejectedKinds)),
+            using: &generator)
+        let violations = AnswerChecker.violations(
+            offer: offerDescription, answer: answer,
+            current: previousExchange.map { AnswerChecker.CurrentDescriptions(offerer: $0.offer, answerer: $0.answer) })
+        guard violations.isEmpty else {
+            InputReader.fail((["the answer made breaks a rule:"] + violations.map { "\($0)" }).joined(separator: "\n"))
         }
-    }
-
-    func run() throws {
-        var current: AnswerChecker.CurrentDescriptions?
-        if let offererCurrent, let answererCurrent {
-            current = .init(offerer: try InputReader.parse(offererCurrent), answerer: try InputReader.parse(answererCurrent))
-        }
-        let violations = AnswerChecker.violations(offer: try InputReader.parse(offer), answer: try InputReader.parse(answer),
-                                                  current: current)
-        if violations.isEmpty {
-            print("ok: the answer satisfies every rule")
-            return
-        }
-        for violation in violations { print(violation) }
-        throw ExitCode(1)
+        return answer
     }
 }
