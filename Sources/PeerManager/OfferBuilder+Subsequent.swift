@@ -84,15 +84,17 @@ extension OfferBuilder {
 }
 
 extension OfferBuilder.Changes {
-    /// The changes that make the session in force (`local`, this side's current description) offer `media`: the first
-    /// accepted section of each kind `media` names takes its direction, an accepted RTP or data section of a kind it
-    /// leaves out stops, and a kind with no accepted section is added.
-    public init(_ media: MediaConfiguration, against local: SessionDescription) {
+    /// The changes that make the session in force (`local` and `remote`, this side's and the peer's current
+    /// descriptions) offer `media`: the first section of each kind `media` names that both sides accepted takes its
+    /// direction, such a section of a kind it leaves out stops, and a kind with no such section is added.
+    public init(_ media: MediaConfiguration, against local: SessionDescription, remote: SessionDescription) {
         self.init()
         var addedMedia = MediaConfiguration()
         var seen = Set<String>()
-        for section in local.media where !section.isRejected {
-            guard let mid = section.mid, seen.insert(section.kind).inserted else { continue }
+        for (index, section) in local.media.enumerated() where !section.isRejected {
+            guard index < remote.media.count, !remote.media[index].isRejected, let mid = section.mid,
+                  seen.insert(section.kind).inserted
+            else { continue }
             switch section.kind {
             case "audio": if let audio = media.audio { directions[mid] = audio.direction } else { stopped.insert(mid) }
             case "video": if let video = media.video { directions[mid] = video.direction } else { stopped.insert(mid) }

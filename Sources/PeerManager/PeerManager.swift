@@ -81,7 +81,7 @@ public actor PeerManager {
         let offer: SessionDescription
         if let current = entry.connection.currentDescriptions {
             offer = entry.session.subsequentOffer(
-                local: current.local, remote: current.remote, changes: .init(media, against: current.local),
+                local: current.local, remote: current.remote, changes: .init(media, against: current.local, remote: current.remote),
                 using: &generator)
         } else {
             offer = entry.session.offer(for: media, using: &generator)

@@ -95,24 +95,21 @@ struct Offer: ParsableCommand, DescriptionMaking {
         return session.subsequentOffer(local: local, remote: remote, changes: changes, using: &generator)
     }
 
-    /// The changes --audio, --video and --data ask of the session in force: ``OfferBuilder/Changes/init(_:against:)``
+    /// The changes --audio, --video and --data ask of the session in force: ``OfferBuilder/Changes/init(_:against:remote:)``
     /// over a configuration in which the kinds not named keep their current state. A section the peer rejected
     /// counts as not accepted, so naming its kind adds a new section.
     func changes(against local: SessionDescription, remote: SessionDescription) -> OfferBuilder.Changes {
-        var inForce = local
-        for index in inForce.media.indices where index < remote.media.count && remote.media[index].isRejected {
-            inForce.media[index].port = 0
-            inForce.media[index].isBundleOnly = false
-        }
         func current(_ kind: String) -> MediaDirection? {
-            inForce.media.indices.first { inForce.media[$0].kind == kind && !inForce.media[$0].isRejected }
-                .map { inForce.effectiveDirection(ofMediaAt: $0) }
+            local.media.indices.first { index in
+                local.media[index].kind == kind && !local.media[index].isRejected
+                    && index < remote.media.count && !remote.media[index].isRejected
+            }.map { local.effectiveDirection(ofMediaAt: $0) }
         }
         let media = MediaConfiguration(
             audio: Self.rtpSection(audio.map(\.direction) ?? current("audio"), codecs: [.opus]),
             video: Self.rtpSection(video.map(\.direction) ?? current("video"), codecs: [.vp8, .h264]),
             dataChannel: data || current("application") != nil)
-        return OfferBuilder.Changes(media, against: inForce)
+        return OfferBuilder.Changes(media, against: local, remote: remote)
     }
 
     /// An RTP section with `direction`, or none.

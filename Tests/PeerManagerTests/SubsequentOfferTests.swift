@@ -100,6 +100,16 @@ import Testing
         #expect(again.violations == [])
     }
 
+    @Test func askingAgainForAKindThePeerRejectedAddsASectionForIt() async throws {
+        // Given a session where bob rejected video
+        let (alice, _) = try await Self.negotiated(rejecting: ["video"])
+
+        // When alice offers audio, video and data again, the rejected section stays at port 0 and video comes anew
+        let offer = try SessionDescription(parsing: try await alice.generateOffer(for: "c", media: Self.media))
+        #expect(offer.media.map(\.kind) == ["audio", "video", "application", "video"])
+        #expect(offer.media.map(\.port) == [9, 0, 9, 9])
+    }
+
     @Test func theAnswererCanRenegotiateTheSessionItAnsweredAndEachSideKeepsItsDTLSRole() async throws {
         let (alice, bob) = try await Self.negotiated()
         let aliceOffer = try #require(await alice.connection("c")?.currentLocalDescription?.description)
