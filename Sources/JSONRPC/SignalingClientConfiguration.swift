@@ -32,6 +32,9 @@ public struct SignalingClientConfiguration: Sendable {
     /// Where the client's metrics go (docs/operations.md#metrics: its reconnections). Default: the factory the
     /// process bootstrapped when this configuration was made (none: no metrics).
     public var metrics: SignalingMetrics
+    /// Whether requests in flight when the connection dropped are re-sent after a resume (only to a server that says
+    /// it dedupes; ``/JSONRPC/JSONRPCClient/Configuration/resendsOnResume``). Default on.
+    public var resendsOnResume: Bool
 
     /// Creates a configuration; every argument has the default its property documents.
     public init(
@@ -44,7 +47,8 @@ public struct SignalingClientConfiguration: Sendable {
         eventBufferLimit: Int = 1024,
         reconnect: JSONRPCClient.ReconnectPolicy = .standard,
         heartbeat: JSONRPCClient.Heartbeat = .standard,
-        metrics: SignalingMetrics = SignalingMetrics()
+        metrics: SignalingMetrics = SignalingMetrics(),
+        resendsOnResume: Bool = true
     ) {
         self.requestTimeout = requestTimeout
         self.retries = retries
@@ -56,12 +60,20 @@ public struct SignalingClientConfiguration: Sendable {
         self.reconnect = reconnect
         self.heartbeat = heartbeat
         self.metrics = metrics
+        self.resendsOnResume = resendsOnResume
+    }
+
+    /// Settings safe against a stock Kurento Room or Tree server (docs/wire-protocol.md#stock-kurento), the
+    /// ``/JSONRPC/JSONRPCClient/Configuration/stockKurento`` timing: 15 s per request, no retries, nothing re-sent
+    /// after a resume.
+    public static var stockKurento: SignalingClientConfiguration {
+        SignalingClientConfiguration(requestTimeout: .seconds(15), retries: 0, resendsOnResume: false)
     }
 
     /// The settings of the client's ``JSONRPCClient``.
     package var rpc: JSONRPCClient.Configuration {
         .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat, logger: logger,
-              clock: clock, metrics: metrics)
+              clock: clock, metrics: metrics, resendsOnResume: resendsOnResume)
     }
 
     /// The WebSocket options with the `Authorization` header added when there is a token.

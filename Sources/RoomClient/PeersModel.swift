@@ -71,6 +71,25 @@ struct PeersModel {
         }
     }
 
+    /// The events that take a client from knowing `before` to knowing `after`: who left, who joined (and publishes),
+    /// who started or stopped publishing; in `before`'s order, then `after`'s.
+    static func differences(from before: [Peer], to after: [Peer]) -> [RoomEvent] {
+        var events: [RoomEvent] = []
+        for old in before where !after.contains(where: { $0.identifier == old.identifier }) {
+            events.append(.participantLeft(old))
+        }
+        for new in after {
+            guard let old = before.first(where: { $0.identifier == new.identifier }) else {
+                events.append(.participantJoined(Peer(identifier: new.identifier)))
+                if !new.streams.isEmpty { events.append(.participantPublished(new)) }
+                continue
+            }
+            if old.streams.isEmpty, !new.streams.isEmpty { events.append(.participantPublished(new)) }
+            if !old.streams.isEmpty, new.streams.isEmpty { events.append(.participantUnpublished(new)) }
+        }
+        return events
+    }
+
     /// Removes and returns the participant called `identifier`, if known.
     @discardableResult
     private mutating func remove(_ identifier: String) -> Peer? {

@@ -21,14 +21,34 @@ extension RoomClient {
         /// ``Room/url`` when it does not take a connection (``/JSONRPC/FailoverTransport``): a client whose node
         /// died reconnects to the next and rejoins there. Default: none.
         public var failoverURLs: [String]
+        /// When a resumed session reads the room again instead of trusting the server to have replayed what it missed
+        /// (docs/wire-protocol.md#stock-kurento). Default ``ResyncPolicy/whenServerDoesNotReplay``.
+        public var resync: ResyncPolicy
+
+        /// When a resumed session resynchronizes its room (leave, join again, report the differences as events).
+        public enum ResyncPolicy: Sendable, Hashable {
+            /// When the server's `connect` result does not list ``/JSONRPC/ServerCapabilities/replay`` (this
+            /// package's servers list it; stock Kurento's do not).
+            case whenServerDoesNotReplay
+            /// After every resume.
+            case always
+            /// Never: trust the server.
+            case never
+        }
 
         /// Creates a configuration from the shared settings and the room's own.
         public init(_ common: SignalingClientConfiguration, offerProvider: OfferProvider? = nil,
-                    failoverURLs: [String] = []) {
+                    failoverURLs: [String] = [], resync: ResyncPolicy = .whenServerDoesNotReplay) {
             self.common = common
             self.offerProvider = offerProvider
             self.failoverURLs = failoverURLs
+            self.resync = resync
         }
+
+        /// Settings safe against a stock Kurento Room server (docs/wire-protocol.md#stock-kurento): 15 s per
+        /// request, no retries, nothing re-sent after a resume (``/JSONRPC/SignalingClientConfiguration/stockKurento``),
+        /// and a resync after every resume into a server that does not say it replays, which a stock one never says.
+        public static var stockKurento: Configuration { Configuration(.stockKurento) }
 
         /// Creates a configuration; every argument has the default of the property it sets (see
         /// ``/JSONRPC/SignalingClientConfiguration``).

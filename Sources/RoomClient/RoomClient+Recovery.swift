@@ -8,12 +8,17 @@ extension RoomClient {
     /// is retried while ``RoomRecoveryMachine`` allows. A rejoin cut short by another loss is retried by the next
     /// fresh session; a resumed one completes (its `joinRoom` is re-sent with its id, and the server's dedupe runs
     /// it once).
-    func rejoin(_ params: JoinRoomParams, round: Int) async {
+    func rejoin(_ params: JoinRoomParams, round: Int, resyncingFrom before: [Peer]? = nil) async {
         let endpoints: [RoomEndpoint]
         while true {
             do {
                 endpoints = try await request(.joinRoom(params)) { result, s in
                     if case .joined(let participants) = result { _ = s.model.join(participants) }
+                    // A resync reports what changed while the session missed its notifications.
+                    for event in before.map({ PeersModel.differences(from: $0, to: s.model.peers) }) ?? [] {
+                        s.recovery.observe(event)
+                        self.eventHub.publish(event)
+                    }
                     let model = s.model
                     return s.recovery.rejoined { model.peer(withIdentifier: $0)?.isPublishing == true }
                 }
@@ -44,6 +49,25 @@ extension RoomClient {
             eventHub.publish(.connectionStateChanged(.rejoined))
         }
         await renegotiate(endpoints)
+    }
+
+    /// Resync `round` after a resume into a session whose server does not replay what it missed (stock Kurento,
+    /// docs/wire-protocol.md#stock-kurento): the Room protocol has no call that lists the room without joining it,
+    /// so the client leaves and joins again, reports the differences from `before` (who left, joined, published or
+    /// stopped) as events, and restores its media as after a rejoin.
+    func resync(_ params: JoinRoomParams, round: Int, before: [Peer]) async {
+        logger.info("resynchronizing the room: the server does not replay missed notifications",
+                    metadata: ["room": "\(params.room)"])
+        do {
+            try await request(.leaveRoom) { _, s in s.model.reset() }
+        } catch RPCError.connectionClosed {
+            return
+        } catch {
+            // Not in the room any more there (it evicted us meanwhile): joining again is all that is left.
+            logger.info("resync: leaveRoom refused", metadata: ["error": "\(error)"])
+            state.withLock { $0.model.reset() }
+        }
+        await rejoin(params, round: round, resyncingFrom: before)
     }
 
     /// Restores `endpoints` with the configured ``Configuration/offerProvider``, or asks for it.

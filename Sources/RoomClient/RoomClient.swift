@@ -108,20 +108,34 @@ public final class RoomClient: Sendable {
     /// into a fresh session starts the rejoin. (A state observer of `rpc`: it runs in the JSON-RPC client's callback
     /// order, outside its lock; the rejoin's calls go to a task, so that later callbacks are not held up.)
     private func apply(_ connectionState: ConnectionState) {
-        let rejoin = state.withLock { s -> (params: JoinRoomParams, round: Int)? in
-            var rejoin: (JoinRoomParams, Int)?
-            switch s.recovery.connectionChanged(to: connectionState, isJoined: s.model.isJoined) {
+        let replayed = switch configuration.resync {
+        case .never: true
+        case .always: false
+        case .whenServerDoesNotReplay: rpc.serverCapabilities?.contains(.replay) ?? true
+        }
+        let rejoin = state.withLock { s -> (params: JoinRoomParams, round: Int, resyncing: [Peer]?)? in
+            var rejoin: (JoinRoomParams, Int, [Peer]?)?
+            switch s.recovery.connectionChanged(to: connectionState, isJoined: s.model.isJoined, replayed: replayed) {
             case .none: break
             case .forgetRoom: s.model.reset()
             case .rejoin(let params, let round):
                 s.model.reset()
-                rejoin = params.map { ($0, round) }
+                rejoin = params.map { ($0, round, nil) }
+            case .resync(let params, let round):
+                rejoin = (params, round, s.model.peers)
             }
             s.reportedState = connectionState
             eventHub.publish(.connectionStateChanged(connectionState))
             return rejoin
         }
-        if let rejoin { Task { await self.rejoin(rejoin.params, round: rejoin.round) } }
+        guard let rejoin else { return }
+        Task {
+            if let before = rejoin.resyncing {
+                await self.resync(rejoin.params, round: rejoin.round, before: before)
+            } else {
+                await self.rejoin(rejoin.params, round: rejoin.round)
+            }
+        }
     }
 
     /// Applies one notification in the receive loop and publishes its event (under the lock, so that state

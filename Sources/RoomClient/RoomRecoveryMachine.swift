@@ -77,10 +77,14 @@ struct RoomRecoveryMachine: Sendable {
         /// A fresh session after a loss in the room: empty the peers model and, with `params`, start rejoin
         /// `round`.
         case rejoin(JoinRoomParams?, round: Int)
+        /// A resumed session whose server does not replay what it missed: leave and rejoin (round `round`) to read
+        /// the room again, reporting the differences (docs/wire-protocol.md#stock-kurento).
+        case resync(JoinRoomParams, round: Int)
     }
 
-    /// The JSON-RPC client's state changed to `state`; `isJoined` is the peers model's.
-    mutating func connectionChanged(to state: ConnectionState, isJoined: Bool) -> ConnectionAction {
+    /// The JSON-RPC client's state changed to `state`; `isJoined` is the peers model's; `replayed` whether a
+    /// resumed session got what it missed (the server replays, or the client trusts it to).
+    mutating func connectionChanged(to state: ConnectionState, isJoined: Bool, replayed: Bool = true) -> ConnectionAction {
         switch state {
         case .disconnected:
             forget()
@@ -98,8 +102,14 @@ struct RoomRecoveryMachine: Sendable {
             phase = .rejoining(round: rounds, waited: .zero, delay: Self.firstDelay)
             return .rejoin(join, round: rounds)
         case .resumed:
-            if phase == .lost { phase = .steady }
-            return .none
+            guard phase == .lost else { return .none }
+            guard !replayed, let join else {
+                phase = .steady
+                return .none
+            }
+            rounds += 1
+            phase = .rejoining(round: rounds, waited: .zero, delay: Self.firstDelay)
+            return .resync(join, round: rounds)
         case .connecting, .connected, .rejoined:
             return .none
         }
