@@ -244,7 +244,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport", "TestSupport"],
-            exclude: ["Witness"],  // Python scripts run by the tests (aiortc as an independent witness)
+            // Python scripts run by the tests (aiortc, and headless Chromium through Tests/Witness/chromium_cdp.py, as
+            // independent witnesses)
+            exclude: ["Witness"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -261,7 +263,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
-            exclude: ["Witness"],  // the dashboard's headless-browser witness (Python, Chrome DevTools protocol)
+            // the dashboard's headless-browser witness (Python, Chrome DevTools protocol through the shared driver,
+            // Tests/Witness/chromium_cdp.py, which belongs to no target)
+            exclude: ["Witness"],
             swiftSettings: strict
         ),
         .testTarget(

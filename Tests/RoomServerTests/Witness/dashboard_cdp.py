@@ -23,17 +23,14 @@ import base64
 import json
 import os
 import re
-import shutil
-import signal
-import subprocess
 import sys
-import threading
 import time
 
-import websockets
+# The shared CDP driver (Tests/Witness/chromium_cdp.py); no bytecode cache in the source tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Witness"))
+from chromium_cdp import DEADLINE, commands, run, say  # noqa: E402
 
-SCALE = int(os.environ.get("KS_DEADLINE_SCALE", "1") or "1")
-DEADLINE = 15.0 * SCALE
 POLL = 0.05
 
 DOM_STATE = r"""
@@ -55,37 +52,10 @@ JSON.stringify({
 """
 
 
-def say(line):
-    sys.stdout.write(line.replace("\n", " ") + "\n")
-    sys.stdout.flush()
-
-
-class DevTools:
-    """One browser-level DevTools socket, with a flattened session attached to the page."""
-
-    def __init__(self, socket):
-        self.socket = socket
-        self.next_id = 0
-        self.session = None
-
-    async def call(self, method, params=None, session=True):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session and self.session:
-            message["sessionId"] = self.session
-        await self.socket.send(json.dumps(message))
-        while True:
-            reply = json.loads(await asyncio.wait_for(self.socket.recv(), DEADLINE))
-            if reply.get("id") != self.next_id:
-                continue  # an event, or a late reply
-            if "error" in reply:
-                raise RuntimeError(f"{method}: {reply['error']}")
-            return reply.get("result", {})
-
-    async def dom(self):
-        result = await self.call("Runtime.evaluate", {"expression": DOM_STATE, "returnByValue": True})
-        value = result.get("result", {}).get("value")
-        return json.loads(value) if value else None
+async def dom(tools):
+    result = await tools.call("Runtime.evaluate", {"expression": DOM_STATE, "returnByValue": True})
+    value = result.get("result", {}).get("value")
+    return json.loads(value) if value else None
 
 
 def matches(expectation, dom):
@@ -125,7 +95,7 @@ async def expect(tools, expectation):
     start = time.monotonic()
     last, why = None, "not checked"
     while time.monotonic() - start < DEADLINE:
-        last = await tools.dom()
+        last = await dom(tools)
         why = matches(expectation, last)
         if why is None:
             return "ok " + json.dumps(last)
@@ -133,90 +103,25 @@ async def expect(tools, expectation):
     return f"fail after {DEADLINE:.0f} s: {why}; DOM: {json.dumps(last)}"
 
 
-def die_with_parent():
-    """In the child: the kernel kills the browser when this script dies, however it dies."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
-
-
-def start_browser(chromium, profile):
-    process = subprocess.Popen(
-        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
-         "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", f"--user-data-dir={profile}",
-         "--window-size=1000,300", "about:blank"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=die_with_parent)
-    return process
-
-
-def devtools_url(process):
-    """The browser's DevTools WebSocket URL, from the line Chromium writes to stderr when it listens."""
-    start = time.monotonic()
-    seen = []
-    while time.monotonic() - start < DEADLINE:
-        line = process.stderr.readline()
-        if not line:
-            break
-        text = line.decode("utf-8", "replace").strip()
-        seen.append(text)
-        found = re.search(r"DevTools listening on (ws://\S+)", text)
-        if found:
-            # Keep reading its stderr, so that a chatty browser never blocks on a full pipe.
-            threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
-            return found.group(1), seen
-    return None, seen
-
-
-def stop_browser(process, profile):
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=5 * SCALE)
-        except (subprocess.TimeoutExpired, ProcessLookupError):
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            process.wait()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-async def session(url, browser):
-    async with websockets.connect(browser, max_size=None, open_timeout=DEADLINE) as socket:
-        tools = DevTools(socket)
-        target = await tools.call("Target.createTarget", {"url": "about:blank"}, session=False)
-        attached = await tools.call("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True},
-                                    session=False)
-        tools.session = attached["sessionId"]
-        await tools.call("Emulation.setDeviceMetricsOverride",
-                         {"width": 1000, "height": 300, "deviceScaleFactor": 1, "mobile": False})
-        await tools.call("Page.enable")
-        await tools.call("Page.navigate", {"url": url})
-        loaded = await expect_ready(tools)
-        say(loaded)
-        if not loaded.startswith("ready"):
-            return 1
-        loop = asyncio.get_running_loop()
-        while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
-            if not line:
-                return 0
-            command, _, argument = line.strip().partition(" ")
-            if command == "expect":
-                say(await expect(tools, json.loads(argument)))
-            elif command == "screenshot":
-                shot = await tools.call("Page.captureScreenshot", {"format": "png"})
-                with open(argument, "wb") as file:
-                    file.write(base64.b64decode(shot["data"]))
-                say("ok " + argument)
-            elif command == "quit":
-                return 0
-            else:
-                say("fail unknown command " + command)
+async def session(tools, url):
+    await tools.call("Page.navigate", {"url": url})
+    loaded = await expect_ready(tools)
+    say(loaded)
+    if not loaded.startswith("ready"):
+        return 1
+    async for command, argument in commands():
+        if command == "expect":
+            say(await expect(tools, json.loads(argument)))
+        elif command == "screenshot":
+            shot = await tools.call("Page.captureScreenshot", {"format": "png"})
+            with open(argument, "wb") as file:
+                file.write(base64.b64decode(shot["data"]))
+            say("ok " + argument)
+        elif command == "quit":
+            return 0
+        else:
+            say("fail unknown command " + command)
+    return 0
 
 
 async def expect_ready(tools):
@@ -233,20 +138,7 @@ async def expect_ready(tools):
 
 def main():
     chromium, url, profile = sys.argv[1:4]
-    # SIGTERM (the test gave up) ends the script through `finally`, which stops the browser.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    process = start_browser(chromium, profile)
-    try:
-        browser, seen = devtools_url(process)
-        if browser is None:
-            say("fail chromium did not open its DevTools endpoint: " + " | ".join(seen[-10:]))
-            return 1
-        return asyncio.run(session(url, browser))
-    except Exception as error:  # the test reads the reason from the line
-        say(f"fail {type(error).__name__}: {error}")
-        return 1
-    finally:
-        stop_browser(process, profile)
+    return run(chromium, profile, lambda tools: session(tools, url))
 
 
 if __name__ == "__main__":
