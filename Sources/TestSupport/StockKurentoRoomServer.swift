@@ -4,13 +4,14 @@ import SignalingSupport
 /// A minimal Room server that behaves as a stock Kurento Room server does where ours deliberately differs
 /// (docs/wire-protocol.md#stock-kurento), written on raw TCP and `JSONSerialization` (none of our own stack):
 ///
-/// - **no dedupe**: a request id seen again runs again (``runs`` counts every run);
+/// - **no dedupe**: a request id seen again runs again (``runs`` counts every request as it arrives);
 /// - **no replay**: a session resumes with `connect{sessionId}`, but notifications sent while it had no connection
 ///   are lost; its `connect` result carries no `capabilities`;
 /// - errors are `-1` with a Java exception's text (104 for a name already in the room, as Kurento's RoomException).
 ///
 /// Room: `joinRoom`, `leaveRoom`, `publishVideo` (which waits for ``publishGate`` when one is set),
-/// `unpublishVideo`, `receiveVideoFrom`, `onIceCandidate`, `sendMessage`, with their notifications; `ping`.
+/// `unpublishVideo`, `receiveVideoFrom`, `onIceCandidate`, `sendMessage`, with their notifications; `ping`. Requests
+/// run in arrival order on the connection's thread, except `publishVideo`, which runs on a thread of its own.
 /// The SDP answer is the offer echoed: enough for signaling tests.
 public final class StockKurentoRoomServer: Sendable {
     struct Session {
@@ -29,7 +30,7 @@ public final class StockKurentoRoomServer: Sendable {
     private let state = LockedBox(State())
     /// Serializes frame writes: notifications go out from other connections' threads.
     private let writeLock = NSLock()
-    /// Each run of a method, by name (a re-sent id counts again).
+    /// The requests received, by method, counted as they arrive and each run (a re-sent id counts and runs again).
     public let runs = LockedBox<[String: Int]>([:])
     /// When set, `publishVideo` blocks its connection's thread on it before answering (a slow media server).
     public let publishGate = LockedBox<BlockingGate?>(nil)
@@ -92,13 +93,28 @@ public final class StockKurentoRoomServer: Sendable {
                 continue
             }
             runs.mutate { $0[method, default: 0] += 1 }
-            let outcome = handle(method, params, session: sessionID)
-            try reply(peer, id: id, outcome.result.map { result in
-                var members = result
-                members["sessionId"] = sessionID
-                return members
-            }, error: outcome.error)
+            let session = sessionID
+            // A media server works on a publication while the session's other requests go on (a slow one can then be
+            // retried while it runs).
+            if method == "publishVideo" {
+                Thread.detachNewThread { [self] in try? answer(text, session: session, on: peer) }
+            } else {
+                try answer(text, session: session, on: peer)
+            }
         }
+    }
+
+    /// Runs the request `text` for `session` and replies on `peer`.
+    private func answer(_ text: String, session: String, on peer: HostilePeer) throws {
+        guard let message = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let method = message["method"] as? String
+        else { return }
+        let outcome = handle(method, message["params"] as? [String: Any] ?? [:], session: session)
+        try reply(peer, id: message["id"], outcome.result.map { result in
+            var members = result
+            members["sessionId"] = session
+            return members
+        }, error: outcome.error)
     }
 
     /// Runs one Room method for `session`: its result members or its error.
