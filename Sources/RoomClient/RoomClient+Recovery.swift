@@ -8,13 +8,14 @@ extension RoomClient {
     /// is retried while ``RoomRecoveryMachine`` allows. A rejoin cut short by another loss is retried by the next
     /// fresh session; a resumed one completes (its `joinRoom` is re-sent with its id, and the server's dedupe runs
     /// it once).
-    func rejoin(_ params: JoinRoomParams, round: Int, resyncingFrom before: [Peer]? = nil) async {
+    func rejoin(_ params: JoinRoomParams, round: Int) async {
         let endpoints: [RoomEndpoint]
         while true {
             do {
                 endpoints = try await request(.joinRoom(params)) { result, s in
                     if case .joined(let participants) = result { _ = s.model.join(participants) }
                     // A resync reports what changed while the session missed its notifications.
+                    let before = s.recovery.takeResyncBaseline()
                     for event in before.map({ PeersModel.differences(from: $0, to: s.model.peers) }) ?? [] {
                         s.recovery.observe(event)
                         self.eventHub.publish(event)
@@ -52,10 +53,12 @@ extension RoomClient {
     }
 
     /// Resync `round` after a resume into a session whose server does not replay what it missed (stock Kurento,
-    /// docs/wire-protocol.md#stock-kurento): the Room protocol has no call that lists the room without joining it,
-    /// so the client leaves and joins again, reports the differences from `before` (who left, joined, published or
-    /// stopped) as events, and restores its media as after a rejoin.
-    func resync(_ params: JoinRoomParams, round: Int, before: [Peer]) async {
+    /// docs/wire-protocol.md#stock-kurento). The Room protocol has no call that lists the room without joining it, so
+    /// the client leaves and joins again; the rejoin that succeeds reports the differences from the participants known
+    /// when the resync began (who left, joined, published or stopped) as events, and restores the media. A stock
+    /// server closes the socket after `leaveRoom`: the join then happens in the fresh session the client reconnects
+    /// into (the 40007 path), with the same report.
+    func resync(_ params: JoinRoomParams, round: Int) async {
         logger.info("resynchronizing the room: the server does not replay missed notifications",
                     metadata: ["room": "\(params.room)"])
         do {
@@ -63,11 +66,11 @@ extension RoomClient {
         } catch RPCError.connectionClosed {
             return
         } catch {
-            // Not in the room any more there (it evicted us meanwhile): joining again is all that is left.
+            // Not in the room any more there (it evicted us, or an earlier resync left): joining again is what is left.
             logger.info("resync: leaveRoom refused", metadata: ["error": "\(error)"])
             state.withLock { $0.model.reset() }
         }
-        await rejoin(params, round: round, resyncingFrom: before)
+        await rejoin(params, round: round)
     }
 
     /// Restores `endpoints` with the configured ``Configuration/offerProvider``, or asks for it.

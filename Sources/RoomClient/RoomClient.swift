@@ -113,16 +113,17 @@ public final class RoomClient: Sendable {
         case .always: false
         case .whenServerDoesNotReplay: rpc.serverCapabilities?.contains(.replay) ?? true
         }
-        let rejoin = state.withLock { s -> (params: JoinRoomParams, round: Int, resyncing: [Peer]?)? in
-            var rejoin: (JoinRoomParams, Int, [Peer]?)?
+        let rejoin = state.withLock { s -> (params: JoinRoomParams, round: Int, resync: Bool)? in
+            var rejoin: (JoinRoomParams, Int, Bool)?
             switch s.recovery.connectionChanged(to: connectionState, isJoined: s.model.isJoined, replayed: replayed) {
             case .none: break
             case .forgetRoom: s.model.reset()
             case .rejoin(let params, let round):
                 s.model.reset()
-                rejoin = params.map { ($0, round, nil) }
+                rejoin = params.map { ($0, round, false) }
             case .resync(let params, let round):
-                rejoin = (params, round, s.model.peers)
+                s.recovery.resyncBegan(knowing: s.model.peers)
+                rejoin = (params, round, true)
             }
             s.reportedState = connectionState
             eventHub.publish(.connectionStateChanged(connectionState))
@@ -130,8 +131,8 @@ public final class RoomClient: Sendable {
         }
         guard let rejoin else { return }
         Task {
-            if let before = rejoin.resyncing {
-                await self.resync(rejoin.params, round: rejoin.round, before: before)
+            if rejoin.resync {
+                await self.resync(rejoin.params, round: rejoin.round)
             } else {
                 await self.rejoin(rejoin.params, round: rejoin.round)
             }

@@ -38,6 +38,8 @@ struct RoomRecoveryMachine: Sendable {
     private(set) var subscriptions: Set<String> = []
     /// Counts the rejoins started, so that a rejoin superseded by a later one stops.
     private(set) var rounds = 0
+    /// The participants known when a resync began; the rejoin that completes it reports the differences.
+    private(set) var resyncBaseline: [Peer]?
 
     // MARK: - What the calls did
 
@@ -53,6 +55,18 @@ struct RoomRecoveryMachine: Sendable {
         join = nil
         publishLoopback = nil
         subscriptions = []
+        resyncBaseline = nil
+    }
+
+    /// A resync begins with `peers` known; a resync that began earlier and has not completed keeps its own.
+    mutating func resyncBegan(knowing peers: [Peer]) {
+        if resyncBaseline == nil { resyncBaseline = peers }
+    }
+
+    /// The baseline of the resync that a successful join completes, if one is under way (taken once).
+    mutating func takeResyncBaseline() -> [Peer]? {
+        defer { resyncBaseline = nil }
+        return resyncBaseline
     }
 
     // MARK: - What the room did

@@ -7,7 +7,8 @@ import SignalingSupport
 /// - **no dedupe**: a request id seen again runs again (``runs`` counts every request as it arrives);
 /// - **no replay**: a session resumes with `connect{sessionId}`, but notifications sent while it had no connection
 ///   are lost; its `connect` result carries no `capabilities`;
-/// - errors are `-1` with a Java exception's text (104 for a name already in the room, as Kurento's RoomException).
+/// - errors are `-1` with a Java exception's text (104 for a name already in the room, as Kurento's RoomException);
+/// - the socket closes after `leaveRoom`, and the session ends with it.
 ///
 /// Room: `joinRoom`, `leaveRoom`, `publishVideo` (which waits for ``publishGate`` when one is set),
 /// `unpublishVideo`, `receiveVideoFrom`, `onIceCandidate`, `sendMessage`, with their notifications; `ping`. Requests
@@ -100,6 +101,11 @@ public final class StockKurentoRoomServer: Sendable {
                 Thread.detachNewThread { [self] in try? answer(text, session: session, on: peer) }
             } else {
                 try answer(text, session: session, on: peer)
+            }
+            if method == "leaveRoom" {
+                // As Kurento's room server: the socket closes after leaveRoom, and the session with it.
+                state.mutate { $0.sessions[session] = nil }
+                return
             }
         }
     }

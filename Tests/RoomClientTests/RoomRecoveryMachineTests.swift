@@ -119,4 +119,41 @@ import Testing
         #expect(machine.join == nil)
         #expect(machine.subscriptions.isEmpty)
     }
+
+    @Test func aResumeWithoutReplayResyncsFromTheFirstBaselineAndAResumeWithReplayDoesNot() throws {
+        // A resume into a server that replays: nothing to do
+        var machine = inTheRoom()
+        _ = machine.connectionChanged(to: .reconnecting(attempt: 1), isJoined: true)
+        #expect(machine.connectionChanged(to: .resumed, isJoined: true, replayed: true) == .none)
+        #expect(machine.phase == .steady)
+
+        // A resume into one that does not: a resync round, whose baseline is the first one known
+        _ = machine.connectionChanged(to: .reconnecting(attempt: 1), isJoined: true)
+        guard case .resync(let resync, let round) = machine.connectionChanged(to: .resumed, isJoined: true, replayed: false)
+        else {
+            Issue.record("a resume without replay resyncs")
+            return
+        }
+        #expect(resync == params && machine.isRejoining(round: round))
+        machine.resyncBegan(knowing: [Peer(identifier: "bob")])
+        // The stock server closed the socket after leaveRoom: the fresh session's rejoin completes the resync
+        let rejoinRound = try #require(freshSession(&machine))
+        machine.resyncBegan(knowing: [])
+        #expect(machine.isRejoining(round: rejoinRound))
+        #expect(machine.takeResyncBaseline() == [Peer(identifier: "bob")])
+        #expect(machine.takeResyncBaseline() == nil)
+    }
+
+    @Test func theDifferencesOfAResyncNameWhoLeftJoinedPublishedAndStopped() {
+        let before = [Peer(identifier: "bob", streams: ["webcam"]), Peer(identifier: "carol"), Peer(identifier: "dave")]
+        let after = [Peer(identifier: "bob"), Peer(identifier: "carol", streams: ["webcam"]), Peer(identifier: "erin", streams: ["webcam"])]
+        #expect(PeersModel.differences(from: before, to: after) == [
+            .participantLeft(Peer(identifier: "dave")),
+            .participantUnpublished(Peer(identifier: "bob")),
+            .participantPublished(Peer(identifier: "carol", streams: ["webcam"])),
+            .participantJoined(Peer(identifier: "erin")),
+            .participantPublished(Peer(identifier: "erin", streams: ["webcam"])),
+        ])
+        #expect(PeersModel.differences(from: after, to: after).isEmpty)
+    }
 }
