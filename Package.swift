@@ -273,6 +273,7 @@ let package = Package(
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
                 "RoomServer",  // room-join's interactive mode against an in-process server
+                "CLISupport",  // the connection options the CLIs share
             ],
             swiftSettings: strict
         ),

@@ -6,11 +6,14 @@ public import WebSocketTransport
 /// How a command-line tool connects: the request timeout and retries, the bearer token, TLS trust and logging.
 /// Each tool turns these into its client's configuration.
 public struct ConnectionOptions: ParsableArguments {
-    @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it).")
-    public var timeout: Double = 5
+    @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it). Default 5, or 15 with --stock-kurento.")
+    public var timeout: Double?
 
-    @Option(help: "Re-sends of a request after a timeout (use 0 against a stock Kurento server).")
-    public var retries: Int = 1
+    @Option(help: "Re-sends of a request after a timeout. Default 1, or 0 with --stock-kurento.")
+    public var retries: Int?
+
+    @Flag(help: "Talk safely to a stock Kurento server, which neither dedupes request ids nor replays what a resumed session missed: 15 s per request, no retries, nothing re-sent after a resume (room-join also reads the room again after one). Servers of this package say what they do, and a resume against them stays as it is.")
+    public var stockKurento = false
 
     @Option(help: "Seconds to keep reconnecting after the connection drops, resuming the session (room-join also rejoins the room and renegotiates its media when the server lost the session); 0 exits at the first drop.")
     public var reconnectFor: Double = 60
@@ -30,15 +33,20 @@ public struct ConnectionOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
-        guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number") }
+        if let retries, retries < 0 { throw ValidationError("--retries must not be negative") }
         guard reconnectFor >= 0, reconnectFor.isFinite else {
             throw ValidationError("--reconnect-for must be a number of seconds, 0 or more")
         }
     }
 
-    /// `--timeout` as a duration.
-    public var requestTimeout: Duration { .milliseconds(Int(timeout * 1000)) }
+    /// `--timeout` as a duration (its default depends on `--stock-kurento`).
+    public var requestTimeout: Duration {
+        timeout.map { .milliseconds(Int($0 * 1000)) } ?? base.requestTimeout
+    }
+
+    /// The settings the options start from: the defaults, or the stock Kurento profile.
+    var base: SignalingClientConfiguration { stockKurento ? .stockKurento : SignalingClientConfiguration() }
 
     /// The reconnect policy `--reconnect-for` makes: automatic within that total budget, or off for 0.
     public var reconnectPolicy: JSONRPCClient.ReconnectPolicy {
@@ -60,8 +68,11 @@ public struct ConnectionOptions: ParsableArguments {
     /// The client settings these options make (timeout, retries, token, reconnect policy, TLS trust, logging to
     /// stderr labelled `tool`), for a `RoomClient` or a `TreeClient`.
     public func clientConfiguration(tool: String) -> SignalingClientConfiguration {
-        var configuration = SignalingClientConfiguration(
-            requestTimeout: requestTimeout, retries: retries, authToken: token, reconnect: reconnectPolicy)
+        var configuration = base
+        configuration.requestTimeout = requestTimeout
+        configuration.retries = retries ?? base.retries
+        configuration.authToken = token
+        configuration.reconnect = reconnectPolicy
         apply(to: &configuration.webSocket)
         if let logger = logger(tool) { configuration.logger = logger }
         return configuration
