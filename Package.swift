@@ -273,7 +273,7 @@ let package = Package(
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
                 "RoomServer",  // room-join's interactive mode against an in-process server
-                "CLISupport",  // the connection options the CLIs share
+                "CLISupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),  // the CLIs' options
             ],
             swiftSettings: strict
         ),

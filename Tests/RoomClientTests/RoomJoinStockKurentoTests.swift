@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLISupport
 import JSONRPC
 import TestSupport
