@@ -7,14 +7,15 @@ public struct Room: Sendable, Hashable {
     public var username: String
     /// The room's name; the server creates the room on first join.
     public var name: String
-    /// The room server's WebSocket endpoint, e.g. `ws://127.0.0.1:8443/room` or `wss://…/room`.
+    /// The room server's WebSocket endpoint, e.g. `ws://127.0.0.1:8443/room` or `wss://…/room` (`http://` and
+    /// `https://`, as the Kurento iOS toolbox writes them, dial as `ws://` and `wss://`).
     public var url: String
 
     /// Describes a room to join.
     /// - Parameters:
     ///   - username: The local user's name.
     ///   - roomName: The room's name.
-    ///   - url: The room server's `ws://` or `wss://` endpoint.
+    ///   - url: The room server's `ws://` or `wss://` endpoint (or `http://`/`https://`, read as those).
     public init(username: String, roomName: String, url: String) {
         self.username = username
         name = roomName
