@@ -1,4 +1,5 @@
 public import WebSocketTransport
+package import Logging
 
 /// A ``MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.
 public struct WebSocketMessageTransport: MessageTransport {
@@ -32,6 +33,19 @@ extension JSONRPCClient {
     /// ```
     public convenience init(url: String, configuration: Configuration = .init(),
                             webSocket: WebSocketClientConfiguration = .init()) {
+        WebSocketMessageTransport.noteScheme(of: url, to: configuration.logger)
         self.init(transport: WebSocketMessageTransport(url: url, configuration: webSocket), configuration: configuration)
+    }
+}
+
+extension WebSocketMessageTransport {
+    /// Logs, at notice level, that an `http://` or `https://` URL (as the Kurento iOS toolbox documents room URLs) is
+    /// dialled as `ws://` or `wss://` (docs/wire-protocol.md#stock-kurento).
+    package static func noteScheme(of url: String, to logger: Logger) {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return }
+        logger.notice("an http(s) URL is dialled as a WebSocket URL", metadata: [
+            "url": "\(lower.hasPrefix("https") ? "wss" : "ws")\(url.drop { $0 != ":" })",
+        ])
     }
 }

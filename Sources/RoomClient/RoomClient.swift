@@ -52,7 +52,8 @@ public final class RoomClient: Sendable {
     /// ``Configuration/failoverURLs``. Nothing is sent until ``connect()`` or the first call.
     public convenience init(room: Room, configuration: Configuration = .init()) {
         let transports = ([room.url] + configuration.failoverURLs).map { url in
-            WebSocketMessageTransport(url: url, configuration: configuration.webSocketWithAuthorization)
+            WebSocketMessageTransport.noteScheme(of: url, to: configuration.logger)
+            return WebSocketMessageTransport(url: url, configuration: configuration.webSocketWithAuthorization)
         }
         let transport: any MessageTransport = transports.count == 1 ? transports[0] : FailoverTransport(transports)
         self.init(room: room, transport: transport, configuration: configuration)

@@ -38,6 +38,7 @@ public final class TreeClient: Sendable {
     /// Creates a client for the Tree endpoint at `url` (`ws://…/tree` or `wss://…/tree`), with TLS, headers and
     /// the bearer token from `configuration`. Nothing is sent until ``connect()`` or the first call.
     public convenience init(url: String, configuration: Configuration = .init()) {
+        WebSocketMessageTransport.noteScheme(of: url, to: configuration.logger)
         self.init(url: url, transport: WebSocketMessageTransport(url: url, configuration: configuration.webSocketWithAuthorization),
                   configuration: configuration)
     }

@@ -103,6 +103,22 @@ import TestSupport
         #expect(try await alice.error("onIceCandidate", candidate)["code"] == 304)
     }
 
+    @Test func anEmptySdpMidAsNBMRoomClientSendsItFallsBackToTheMLineIndex() async throws {
+        // docs/wire-protocol.md#stock-kurento: "sdpMid": "" means no mid (it used to be refused with 304)
+        let alice = RoomPeer.connected(to: server)
+        try await alice.join("alice")
+        let offer = try await MediaOffers.client(.sendonly)
+        try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": false])
+        let ufrag = try #require(try SessionDescription(parsing: offer).effectiveIceUfrag(ofMediaAt: 1))
+        try await alice.result("onIceCandidate", [
+            "endpointName": "alice", "sdpMid": "", "sdpMLineIndex": 1,
+            "candidate": .string("candidate:1 1 udp 2122260223 10.0.0.7 40005 typ host generation 0 ufrag \(ufrag)"),
+        ])
+        let endpoint = MediaEndpointID(room: "room1", owner: "alice", endpoint: .publisher)
+        let remote = try #require(await media.remoteDescription(of: endpoint))
+        #expect(remote.media.map { $0.candidates.map(\.port) } == [[], [40005]])
+    }
+
     @Test func aQueuedCandidateTheEndpointRefusesDoesNotFailThePublish() async throws {
         let alice = RoomPeer.connected(to: server)
         try await alice.join("alice")
