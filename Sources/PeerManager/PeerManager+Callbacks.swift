@@ -10,14 +10,14 @@ extension PeerManager {
         Task { completion(await Self.result { () throws(PeerManagerError) in try await self.generateOffer(for: id, media: media) }) }
     }
 
-    /// ``processOffer(_:for:policy:)`` with a completion (the registry's own answer policy).
+    /// ``processOffer(_:for:policy:provisional:)`` with a completion (the registry's own answer policy).
     public nonisolated func processOffer(
         _ sdp: String, for id: String, completion: @escaping @Sendable (Result<String, PeerManagerError>) -> Void
     ) {
         Task { completion(await Self.result { () throws(PeerManagerError) in try await self.processOffer(sdp, for: id) }) }
     }
 
-    /// ``processAnswer(_:for:)`` with a completion.
+    /// ``processAnswer(_:for:provisional:)`` with a completion.
     public nonisolated func processAnswer(
         _ sdp: String, for id: String, completion: @escaping @Sendable (Result<Void, PeerManagerError>) -> Void
     ) {

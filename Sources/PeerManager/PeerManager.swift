@@ -25,7 +25,7 @@ public actor PeerManager {
     /// A registry.
     /// - Parameters:
     ///   - configuration: the settings of every connection (glare handling, queued candidates).
-    ///   - answerPolicy: how ``processOffer(_:for:policy:)`` answers when the call names no policy.
+    ///   - answerPolicy: how ``processOffer(_:for:policy:provisional:)`` answers when the call names no policy.
     ///   - fingerprint: the DTLS certificate fingerprint to advertise; a random well-formed one when `nil`.
     ///   - generator: the source of credentials and session ids (inject a seeded one in tests).
     ///   - subscriberBuffer: events a subscriber may fall behind before its sequence ends with an error.
@@ -140,7 +140,10 @@ public actor PeerManager {
 
     /// Applies the peer's answer to the offer generated for `id`.
     ///
-    /// - Parameter provisional: `true` for a pranswer (`have-remote-pranswer`); the final answer follows.
+    /// - Parameters:
+    ///   - sdp: the peer's answer.
+    ///   - id: the connection that made the offer.
+    ///   - provisional: `true` for a pranswer (`have-remote-pranswer`); the final answer follows.
     /// - Throws: ``PeerManagerError/invalidAnswer(id:_:)`` naming each broken rule when the answer does not fit the
     ///   offer (``enforcedAnswerRules``; with the current descriptions of a renegotiation, ICE restarts too);
     ///   ``PeerManagerError/connection(id:_:)`` when the connection refuses it (state, syntax).
@@ -182,7 +185,7 @@ public actor PeerManager {
         publish(.connectionClosed(id: id))
     }
 
-    /// The rules a remote answer must keep for ``processAnswer(_:for:)`` to apply it: the m-lines and their kinds,
+    /// The rules a remote answer must keep for ``processAnswer(_:for:provisional:)`` to apply it: the m-lines and their kinds,
     /// the transport profile, the mids echoed, a payload-type subset of the offer's, a BUNDLE group within the
     /// offered one, a DTLS role that fits the offered `a=setup`, and (renegotiating) the ICE-restart rule. The
     /// checker's other rules (directions, extensions, …) describe what a well-behaved answerer sends; real media
