@@ -24,14 +24,15 @@ import WebSocketTransport
         await echo.stop()
     }
 
-    @Test(arguments: ["127.0.0.1", "localhost"])
-    func configuredCASucceedsWithHostnameChecksOn(host: String) async throws {
+    /// `https://` dials as `wss://` (docs/wire-protocol.md#stock-kurento).
+    @Test(arguments: ["wss://127.0.0.1", "wss://localhost", "https://127.0.0.1"])
+    func configuredCASucceedsWithHostnameChecksOn(origin: String) async throws {
         let fixture = try TLSFixture.make()
         let echo = try await Self.secureEcho(fixture)
         var configuration = WebSocketClientConfiguration()
         configuration.tls = TLSClientConfiguration(caFile: fixture.caFile)
         let connection = try await WebSocketConnection.connect(
-            to: "wss://\(host):\(echo.server.port)/", configuration: configuration)
+            to: "\(origin):\(echo.server.port)/", configuration: configuration)
         try await connection.send(text: "over tls")
         #expect(try await nextMessage(connection) == .text("over tls"))
         await connection.close()
