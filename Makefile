@@ -9,7 +9,7 @@ build: deps
 	$(SWIFT) build
 
 # The whole default suite (unit + integration over 127.0.0.1). Swift Testing prints the closing tally.
-# Serial (about 75 s): some witnesses (python, openssl) still block a cooperative thread while they run, and on
+# Serial (about 90 s): some witnesses (python, openssl) still block a cooperative thread while they run, and on
 # 2 cores that starved unrelated tests past their deadlines when everything ran at once.
 test: deps
 	$(SWIFT) build --build-tests
