@@ -50,9 +50,17 @@ public final class PythonSession: Sendable {
         }
     }
 
-    /// Ends the script at once (SIGTERM), e.g. when a test fails halfway.
+    /// Ends the script (SIGTERM, so that it can stop the browser or server it started), e.g. when a test fails
+    /// halfway; SIGKILL when it is still running 2 s later: a script started from a thread that blocks SIGTERM
+    /// inherits that mask and would never see the first signal.
     public func terminate() {
-        if process.isRunning { process.terminate() }
+        guard process.isRunning else { return }
+        process.terminate()
+        let process = process
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 2)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 }
 
