@@ -95,12 +95,14 @@ extension JSONRPCClient {
         guard let (generation, sessionId) = registered else { return .superseded }
         startReceiving(on: connection, generation: generation)
         var resumed = false
+        var capabilities = ServerCapabilities()
         if let sessionId {
             switch await controlCall(KurentoConventions.connect, params: ["sessionId": .string(sessionId)],
                                      on: connection, timeout: configuration.requestTimeout) {
             case .success(let result):
                 resumed = true
-                state.withLock { $0.serverCapabilities = ServerCapabilities(advertisedIn: result) }
+                capabilities = ServerCapabilities(advertisedIn: result)
+                state.withLock { $0.serverCapabilities = capabilities }
             case .failure(.remote(let refusal)):
                 logger.info("the server no longer knows the session; continuing as a new one",
                             metadata: ["code": "\(refusal.code)"])
@@ -112,7 +114,7 @@ extension JSONRPCClient {
             }
         }
         let lostIDs = state.withLock { $0.machine.resumeAnswered(epoch: epoch, resumed: resumed) }
-        if resumed, configuration.resendsOnResume, serverCapabilities?.contains(.dedupe) == true {
+        if resumed, configuration.resendsOnResume, capabilities.contains(.dedupe) {
             // Same ids: the server's dedupe answers a request it already ran from its cache (not an attempt).
             let resend = pending.pendingMessages.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
             for message in resend {

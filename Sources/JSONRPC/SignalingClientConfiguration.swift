@@ -67,7 +67,9 @@ public struct SignalingClientConfiguration: Sendable {
     /// ``/JSONRPC/JSONRPCClient/Configuration/stockKurento`` timing: 15 s per request, no retries, nothing re-sent
     /// after a resume.
     public static var stockKurento: SignalingClientConfiguration {
-        SignalingClientConfiguration(requestTimeout: .seconds(15), retries: 0, resendsOnResume: false)
+        let profile = JSONRPCClient.Configuration.stockKurento
+        return SignalingClientConfiguration(requestTimeout: profile.requestTimeout, retries: profile.retries,
+                                            resendsOnResume: profile.resendsOnResume)
     }
 
     /// The settings of the client's ``JSONRPCClient``.

@@ -41,8 +41,7 @@ extension OfferBuilder {
         var sections: [MediaDescription] = []
         for index in local.media.indices {
             let mine = local.media[index]
-            let theirs = index < remote.media.count ? remote.media[index] : nil
-            if mine.isRejected || theirs?.isRejected != false || mine.mid.map(changes.stopped.contains) == true {
+            if !isInForce(ofMediaAt: index, local: local, remote: remote) || mine.mid.map(changes.stopped.contains) == true {
                 sections.append(MediaDescription(rejecting: mine))
                 continue
             }
@@ -83,6 +82,15 @@ extension OfferBuilder {
     }
 }
 
+extension OfferBuilder {
+    /// Whether m-line `index` of the session in force (this side's `local` and the peer's `remote` current
+    /// descriptions) is accepted by both sides; one either side rejected stays rejected in a subsequent offer.
+    public static func isInForce(ofMediaAt index: Int, local: SessionDescription, remote: SessionDescription) -> Bool {
+        index < local.media.count && index < remote.media.count
+            && !local.media[index].isRejected && !remote.media[index].isRejected
+    }
+}
+
 extension OfferBuilder.Changes {
     /// The changes that make the session in force (`local` and `remote`, this side's and the peer's current
     /// descriptions) offer `media`: the first section of each kind `media` names that both sides accepted takes its
@@ -91,10 +99,9 @@ extension OfferBuilder.Changes {
         self.init()
         var addedMedia = MediaConfiguration()
         var seen = Set<String>()
-        for (index, section) in local.media.enumerated() where !section.isRejected {
-            guard index < remote.media.count, !remote.media[index].isRejected, let mid = section.mid,
-                  seen.insert(section.kind).inserted
-            else { continue }
+        for (index, section) in local.media.enumerated()
+        where OfferBuilder.isInForce(ofMediaAt: index, local: local, remote: remote) {
+            guard let mid = section.mid, seen.insert(section.kind).inserted else { continue }
             switch section.kind {
             case "audio": if let audio = media.audio { directions[mid] = audio.direction } else { stopped.insert(mid) }
             case "video": if let video = media.video { directions[mid] = video.direction } else { stopped.insert(mid) }

@@ -200,10 +200,8 @@ public actor PeerManager {
         guard let offer = connection.pendingLocalDescription, offer.type == .offer,
               let answer = try? SessionDescription(parsing: sdp)
         else { return [] }
-        let current = connection.currentLocalDescription.flatMap { local in
-            connection.currentRemoteDescription.map {
-                AnswerChecker.CurrentDescriptions(offerer: local.description, answerer: $0.description)
-            }
+        let current = connection.currentDescriptions.map {
+            AnswerChecker.CurrentDescriptions(offerer: $0.local, answerer: $0.remote)
         }
         return AnswerChecker.violations(offer: offer.description, answer: answer, current: current)
             .filter { enforcedAnswerRules.contains($0.rule) }

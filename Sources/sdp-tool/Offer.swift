@@ -101,8 +101,7 @@ struct Offer: ParsableCommand, DescriptionMaking {
     func changes(against local: SessionDescription, remote: SessionDescription) -> OfferBuilder.Changes {
         func current(_ kind: String) -> MediaDirection? {
             local.media.indices.first { index in
-                local.media[index].kind == kind && !local.media[index].isRejected
-                    && index < remote.media.count && !remote.media[index].isRejected
+                local.media[index].kind == kind && OfferBuilder.isInForce(ofMediaAt: index, local: local, remote: remote)
             }.map { local.effectiveDirection(ofMediaAt: $0) }
         }
         let media = MediaConfiguration(
