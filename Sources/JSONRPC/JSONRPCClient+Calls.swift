@@ -137,7 +137,7 @@ extension JSONRPCClient {
         let outcome = pending.register(id: id, method: method, text: text,
                                        timeout: timeout ?? configuration.requestTimeout,
                                        onSuccess: onSuccess) { [weak self] text in
-            try await self?.transmit(text)
+            try await self?.transmit(text, unlessEnded: id)
         }
         return (id, outcome, text)
     }
@@ -157,6 +157,9 @@ extension JSONRPCClient {
                 for id in ids { self.pending.complete(id, with: .failure(failure)) }
                 return
             }
+            // While it waited for the connection, the requests may have ended (a fresh session failed them, a timeout,
+            // a cancellation): their callers were told, so the server must not run them now.
+            if !connected, !ids.contains(where: self.pending.contains) { return }
             do {
                 // Queued without waiting for the write where the connection can: the response completes the call.
                 try connection.enqueue(text)

@@ -281,9 +281,12 @@ public final class JSONRPCClient: Sendable {
         }
     }
 
-    /// Sends one message text on the current connection.
-    func transmit(_ text: String) async throws {
+    /// Sends one message text on the current connection; with `request`, only while that request is still pending
+    /// once the connection is there (a retry that waited for a reconnection whose fresh session failed it must not
+    /// reach the server).
+    func transmit(_ text: String, unlessEnded request: RequestID? = nil) async throws {
         let connection = try await connectionForSending()
+        if let request, !pending.contains(request) { return }
         do {
             try await connection.send(text)
         } catch let end as ConnectionEnd {

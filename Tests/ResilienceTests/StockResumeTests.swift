@@ -58,4 +58,33 @@ struct StockResumeTests {
         #expect(profile.retries == 0)
         #expect(!profile.resendsOnResume)
     }
+
+    @Test func aCallMadeWhileReconnectingIntoAFreshSessionFailsOnceAndNeverReachesTheServer() async throws {
+        // Given a client whose connection dropped, with a call made while it reconnects
+        let client = base.client()
+        let log = StateLog(client)
+        let first = try await base.connectWithSession(client)
+        await first.close(code: 1006, reason: "network")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        let queued = Task { try await client.call("publishVideo") }
+        try await waitUntil("the call to wait for the connection") { client.pendingRequestIDs.count == 1 }
+
+        // When the server no longer knows the session
+        try await advance(base.clock, by: .milliseconds(300), whenTimersExceed: 1)
+        let second = try await base.transport.nextPeer()
+        let connect = try await second.receive()
+        try await second.send(["jsonrpc": "2.0", "id": connect["id"]!,
+                               "error": ["code": 40007, "message": "reconnection error"]])
+
+        // Then the call fails, and the fresh session's first message is the next call, not the failed one
+        await #expect(throws: RPCError.self) {
+            try await withDeadline(.seconds(10), "the queued call to fail") { try await queued.value }
+        }
+        let after = Task { try await client.call("after") }
+        let next = try await second.receive()
+        #expect(next["method"] == "after")
+        if next["method"] != "after" { after.cancel() }
+        try await second.reply(to: next, ["sessionId": "S2"])
+        _ = try? await withDeadline(.seconds(10), "the next call") { try await after.value }
+    }
 }
