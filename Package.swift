@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
+        .library(name: "KurentoClient", targets: ["KurentoClient"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomCluster", targets: ["RoomCluster"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
@@ -29,6 +30,9 @@ let package = Package(
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
         .executable(name: "tree-join", targets: ["tree-join"]),
+        // A Kurento Media Server test double as a process (TestSupport.KurentoMediaServerDouble): `make bench` and
+        // trying `room-server --kms` where no KMS can be installed.
+        .executable(name: "kms-double", targets: ["kms-double"]),
         .executable(name: "jsonrpc-echo-server", targets: ["jsonrpc-echo-server"]),
         .executable(name: "room-chat", targets: ["room-chat"]),
         .executable(name: "room-custom-server", targets: ["room-custom-server"]),
@@ -87,12 +91,22 @@ let package = Package(
         .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
+        // The Swift kurento-client: Kurento Media Server objects (pipelines, WebRTC endpoints) and events over JSONRPCClient.
+        .target(
+            name: "KurentoClient",
+            dependencies: [
+                "JSONRPC", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         // The embeddable room server: sessions, rooms, identity, limits, and the media backend protocol.
         .target(
             name: "RoomServer",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "SharedObjectServer", "RoomCluster",
+                "SharedObjectServer", "RoomCluster", "KurentoClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
@@ -207,8 +221,26 @@ let package = Package(
             name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
             path: "Examples/shared-color-sync", swiftSettings: strict
         ),
-        // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines.
-        .target(name: "TestSupport", dependencies: ["SignalingSupport"], swiftSettings: strict),
+        // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, and the
+        // Kurento Media Server double (raw TCP and JSONSerialization; its SDP answers from PeerManager).
+        .target(name: "TestSupport", dependencies: ["SignalingSupport", "PeerManager", "SDP"], swiftSettings: strict),
+        .executableTarget(
+            name: "kms-double",
+            dependencies: ["TestSupport", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        // The Kurento Media Server double against the protocol itself: raw JSON over a WebSocket, no KurentoClient.
+        .testTarget(
+            name: "KurentoMediaServerDoubleTests",
+            dependencies: ["TestSupport", "SignalingSupport", "PeerManager", "SDP", "WebSocketTransport"],
+            swiftSettings: strict
+        ),
+        // KurentoClient against the double: objects, events, errors, reconnection.
+        .testTarget(
+            name: "KurentoClientTests",
+            dependencies: ["KurentoClient", "JSONRPC", "SignalingSupport", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ClusterTests",

@@ -1,0 +1,2 @@
+/// Placeholder: the Swift kurento-client is being written.
+public final class KurentoClient: Sendable {}

@@ -1,0 +1,2 @@
+// Placeholder: the kms-double executable is being written.
+print("kms-double")
