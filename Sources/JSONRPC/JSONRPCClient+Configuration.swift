@@ -125,6 +125,11 @@ extension JSONRPCClient {
         /// result, which this package's servers send). Otherwise they fail with ``RPCError/connectionClosed(_:)``:
         /// a stock Kurento server may have run them already (docs/wire-protocol.md#stock-kurento).
         public var resendsOnResume: Bool
+        /// Capabilities the server has though its `connect` result does not list them: Kurento Media Server answers
+        /// a repeated request id from its cache for 20 s without saying so (docs/kurento.md#sessions), so a
+        /// `KurentoClient` assumes ``ServerCapabilities/dedupe``. Added to what each resume reports
+        /// (``JSONRPCClient/serverCapabilities``). Default: none.
+        public var assumedCapabilities: ServerCapabilities
 
         /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
@@ -139,7 +144,8 @@ extension JSONRPCClient {
             maxDepth: Int = JSONParser.defaultMaxDepth,
             readsOnEventLoop: Bool = false,
             metrics: SignalingMetrics = SignalingMetrics(),
-            resendsOnResume: Bool = true
+            resendsOnResume: Bool = true,
+            assumedCapabilities: ServerCapabilities = []
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -153,6 +159,7 @@ extension JSONRPCClient {
             self.readsOnEventLoop = readsOnEventLoop
             self.metrics = metrics
             self.resendsOnResume = resendsOnResume
+            self.assumedCapabilities = assumedCapabilities
         }
 
         /// Settings safe against a stock Kurento server (docs/wire-protocol.md#stock-kurento), which neither dedupes

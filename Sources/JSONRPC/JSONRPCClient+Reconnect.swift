@@ -101,7 +101,7 @@ extension JSONRPCClient {
                                      on: connection, timeout: configuration.requestTimeout) {
             case .success(let result):
                 resumed = true
-                capabilities = ServerCapabilities(advertisedIn: result)
+                capabilities = ServerCapabilities(advertisedIn: result).union(configuration.assumedCapabilities)
                 state.withLock { $0.serverCapabilities = capabilities }
             case .failure(.remote(let refusal)):
                 logger.info("the server no longer knows the session; continuing as a new one",

@@ -1,0 +1,73 @@
+import SignalingSupport
+
+extension JSONRPCClient {
+    /// One request of ``JSONRPCClient/callPipelined(_:timeout:)``.
+    public struct PipelinedCall: Sendable, Hashable {
+        /// The method's name.
+        public var method: String
+        /// Its params; `nil` for none.
+        public var params: JSONValue?
+
+        /// Creates a request.
+        public init(_ method: String, params: JSONValue? = nil) {
+            self.method = method
+            self.params = params
+        }
+    }
+
+    /// Sends `calls` back to back, each as a request of its own (not a JSON-RPC batch), in this order, without
+    /// waiting for any answer in between; then waits for every outcome and returns them in the same order.
+    ///
+    /// For servers that process one connection's requests in order and refuse batches, such as Kurento Media Server
+    /// (docs/kurento.md#round-trips): N requests that depend on each other cost one round trip instead of N. While
+    /// connected, the requests are queued on the connection in one step, so no other call of this client comes
+    /// between them; while reconnecting, they wait for the connection together and then go out in order.
+    ///
+    /// Each request completes exactly once, as a ``call(_:params:timeout:)`` does: with its own timeout and retries,
+    /// and one that fails does not stop the others (they are on the wire already). Cancelling the calling task
+    /// completes every request still pending with ``RPCError/cancelled``.
+    public func callPipelined(_ calls: [PipelinedCall], timeout: Duration? = nil) async -> [Result<JSONValue, RPCError>] {
+        guard !calls.isEmpty else { return [] }
+        if Task.isCancelled { return calls.map { _ in .failure(.cancelled) } }
+        let started = calls.map { startRequest($0.method, params: $0.params, timeout: timeout) }
+        let ids = started.map(\.0)
+        return await withTaskCancellationHandler {
+            await dispatchInOrder(started.map { ($0.2, $0.0) })
+            var results: [Result<JSONValue, RPCError>] = []
+            for request in started { results.append(await request.1.wait()) }
+            return results
+        } onCancel: {
+            for id in ids { pending.complete(id, with: .failure(.cancelled)) }
+        }
+    }
+
+    /// Queues `messages` (each the text of the registered request `id`) on one connection, in order, in one step.
+    /// Connected: inline. Not connected: on its own once the connection is there, so that timeouts and cancellation
+    /// are not held up; requests that ended meanwhile are not sent.
+    func dispatchInOrder(_ messages: [(text: String, id: RequestID)]) async {
+        let connected = state.withLock { $0.machine.connection != nil }
+        let send: @Sendable () async -> Void = { [weak self] in
+            guard let self else { return }
+            let connection: any MessageConnection
+            do {
+                connection = try await self.connectionForSending()
+            } catch {
+                let failure = error as? RPCError ?? .connectionClosed(nil)
+                for message in messages { self.pending.complete(message.id, with: .failure(failure)) }
+                return
+            }
+            for (index, message) in messages.enumerated() where self.pending.contains(message.id) {
+                do {
+                    try connection.enqueue(message.text)
+                } catch {
+                    // As dispatch: with reconnect on, the drop's handling re-sends or fails what is pending.
+                    if self.configuration.reconnect != .off, error is ConnectionEnd { return }
+                    let failure = RPCError.connectionClosed(error as? ConnectionEnd)
+                    for rest in messages[index...] { self.pending.complete(rest.id, with: .failure(failure)) }
+                    return
+                }
+            }
+        }
+        if connected { await send() } else { Task { await send() } }
+    }
+}
