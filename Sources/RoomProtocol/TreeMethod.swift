@@ -21,4 +21,7 @@ public enum TreeMethod: String, Sendable, Hashable, CaseIterable {
 public enum TreeNotificationMethod: String, Sendable, Hashable, CaseIterable {
     /// A server ICE candidate for the source (no `sinkId`) or a sink: ``TreeIceCandidate``.
     case iceCandidate
+    /// A tree endpoint failed at the media server and was dropped: ``TreeMediaError`` (ours only;
+    /// docs/wire-protocol.md#media-errors).
+    case mediaError
 }

@@ -22,6 +22,20 @@ struct OffLoopMediaBackend: MediaBackend {
     func release(_ endpoint: MediaEndpointID) async {
         await offLoop { await backend.release(endpoint) }
     }
+
+    func release(scope: MediaScope) async {
+        await offLoop { await backend.release(scope: scope) }
+    }
+
+    func attach(_ sink: MediaEventSink) { backend.attach(sink) }
+
+    var notReadyReason: String? { backend.notReadyReason }
+
+    func mediaServer(of scope: MediaScope) -> String? { backend.mediaServer(of: scope) }
+
+    func shutdown() async {
+        await offLoop { await backend.shutdown() }
+    }
 }
 
 /// Runs `body`, application code, on the global concurrent executor, never on an event loop's service thread.

@@ -33,6 +33,9 @@ struct Participant: Sendable {
     var phase = Phase.joining
     var publishing = Publishing.idle
     var endpoints = Endpoints()
+    /// Whether media flows on each endpoint, by direction and kind, as the backend last reported
+    /// (``MediaEvent/flow(_:_:)``); reset when an endpoint is reserved again.
+    var flows: [RoomEndpoint: [MediaFlow.Direction: [String: Bool]]] = [:]
 
     init(name: String, session: ServerSession, outbox: SessionOutbox) {
         self.name = name

@@ -28,6 +28,7 @@ extension RoomRegistry {
             }
             me.publishing = .starting
             me.endpoints[.publisher] = .creating(Self.queued(me.endpoints[.publisher]))
+            me.flows[.publisher] = nil
             return MediaEndpointID(room: room.name, owner: me.name, endpoint: .publisher)
         }
     }
@@ -50,6 +51,7 @@ extension RoomRegistry {
                 throw RoomError(.userGeneric, message: "already receiving from '\(sender.user)'")
             }
             me.endpoints[key] = .creating(Self.queued(me.endpoints[key]))
+            me.flows[key] = nil
             return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
         }
     }
@@ -94,17 +96,26 @@ extension RoomRegistry {
             me.endpoints[.publisher] = nil
             var result = Departure(released: [MediaEndpointID(room: room.name, owner: me.name, endpoint: .publisher)])
             room[me.name] = me
-            result.released += Self.dropSubscriptions(to: me.name, in: &room)
-            events.publish(.participantUnpublished(room: room.name, user: me.name))
-            let note = RoomNotification.participantUnpublished(.init(name: me.name)).encoded
-            cluster?.post(RoomNotificationMethod.participantUnpublished.rawValue, room: room.name, user: me.name,
-                          payload: "")
-            for other in room.joined where other.name != me.name {
-                other.outbox.enqueue(note)
-                result.flush.append(other.outbox)
-            }
+            _ = announceUnpublished(me.name, in: &room, into: &result)
             return result
         }
+    }
+
+    /// Tells everyone else in `room` that `publisher` stopped (`participantUnpublished`, here and with a cluster on
+    /// every node) and ends their subscriptions to it, adding what to release and flush to `result`. Returns the
+    /// participants whose subscription ended. Call it under the lock, once `publisher` is no longer live.
+    func announceUnpublished(_ publisher: String, in room: inout Room, into result: inout Departure) -> [String] {
+        let subscribers = room.order.filter { room[$0]?.endpoints[.subscriber(to: publisher)] != nil }
+        result.released += Self.dropSubscriptions(to: publisher, in: &room)
+        events.publish(.participantUnpublished(room: room.name, user: publisher))
+        let note = RoomNotification.participantUnpublished(.init(name: publisher)).encoded
+        cluster?.post(RoomNotificationMethod.participantUnpublished.rawValue, room: room.name, user: publisher,
+                      payload: "")
+        for other in room.joined where other.name != publisher {
+            other.outbox.enqueue(note)
+            result.flush.append(other.outbox)
+        }
+        return subscribers
     }
 
     /// Ends the subscription of `session` to `sender` (`unsubscribeFromVideo`: unknown → 102, not receiving →

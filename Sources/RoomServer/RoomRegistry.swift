@@ -131,6 +131,8 @@ final class RoomRegistry: Sendable {
         var flush: [SessionOutbox] = []
         /// The participants that left (with a cluster, their names are released).
         var departed: [Membership] = []
+        /// The rooms this node no longer holds anyone of: their media scope is released after the endpoints.
+        var emptied: [String] = []
     }
 
     /// Removes the participant of `session` (leaveRoom, or its session ended): the remaining participants get
@@ -162,6 +164,7 @@ final class RoomRegistry: Sendable {
             }
             if room.isEmpty {
                 s.rooms[room.name] = nil
+                result.emptied.append(room.name)
                 if room.announced { events.publish(.roomClosed(room: room.name)) }
             } else {
                 s.rooms[room.name] = room
@@ -176,7 +179,7 @@ final class RoomRegistry: Sendable {
         state.withLock { s -> (sessions: [ServerSession], departure: Departure)? in
             guard let room = s.rooms.removeValue(forKey: name) else { return nil }
             if room.announced { changed(&s) }
-            var result = Departure()
+            var result = Departure(emptied: [name])
             var sessions: [ServerSession] = []
             let note = RoomNotification.roomClosed(.init(room: name)).encoded
             for user in room.order {

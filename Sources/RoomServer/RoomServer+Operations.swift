@@ -18,8 +18,12 @@ extension RoomServer {
     public static let dashboardPath = "/dashboard"
 
     /// `nil` when the server accepts joins; otherwise why not, in one line (what `GET /readyz` answers with 503,
-    /// docs/operations.md#readiness): `shutting down`, or with a cluster `cluster: Redis unreachable (…)`.
-    public var notReadyReason: String? { operations.notReadyReason }
+    /// docs/operations.md#readiness): `shutting down`, with a cluster `cluster: Redis unreachable (…)`, or what the
+    /// media backend says (``MediaBackend/notReadyReason``: with ``KurentoMediaBackend``, while no Kurento Media
+    /// Server is reachable).
+    public var notReadyReason: String? {
+        operations.notReadyReason ?? media.notReadyReason.map { "media: \(OperationsState.oneLine($0))" }
+    }
 
     /// The address of the second listener (``OperationsConfiguration/listener``), e.g. `http://127.0.0.1:9100`;
     /// empty when there is none.

@@ -41,8 +41,11 @@ extension RoomServer {
         treeRPC.whenSessionEnds { [weak self] session in
             guard let self else { return }
             self.rateLimiter.forget(session.id)
-            let released = self.treeRegistry.endSession(session)
-            Task { for endpoint in released { await self.media.release(endpoint) } }
+            let (released, trees) = self.treeRegistry.endSession(session)
+            Task {
+                for endpoint in released { await self.media.release(endpoint) }
+                for tree in trees { await self.media.release(scope: .tree(tree)) }
+            }
         }
         treeRPC.whenSessionResumes { [weak self] session in
             self?.treeRegistry.outbox(of: session)?.flush()
@@ -93,6 +96,7 @@ extension RoomServer {
             if params.treeId == nil { return TreeResult.created(treeId: id).json }
         case .releaseTree(let params):
             for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }
+            await media.release(scope: .tree(params.treeId))
         case .setTreeSource(let params):
             try treeRegistry.beginSource(params.treeId, session: session)
             let answer = try await createTreeEndpoint(

@@ -103,10 +103,22 @@ extension RoomServer {
         adminFeed.stop()
         await listener?.shutdown()
         await operations.detachListener()?.shutdown()
+        await releaseAllMedia()
         if let cluster {
             await cluster.stop()
             operations.setCluster(.left)
         }
         logger.info("room server stopped")
+    }
+
+    /// Releases every endpoint and media scope this server holds, then lets the backend go (a shutdown: no media
+    /// object outlives the server that made it).
+    func releaseAllMedia() async {
+        let (roomEndpoints, rooms) = registry.takeAllMedia()
+        let (treeEndpoints, trees) = treeRegistry.takeAllMedia()
+        for endpoint in roomEndpoints + treeEndpoints { await media.release(endpoint) }
+        for room in rooms { await media.release(scope: .room(room)) }
+        for tree in trees { await media.release(scope: .tree(tree)) }
+        await media.shutdown()
     }
 }

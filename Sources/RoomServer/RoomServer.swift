@@ -113,6 +113,7 @@ public final class RoomServer: Sendable {
         }
         registerTreeMethods()
         registerAdminMethods()
+        media.attach(mediaEventSink())
     }
 
     /// Serves one connection until it ends (Kurento conventions, docs/wire-protocol.md#kurento-conventions). Call it
@@ -179,11 +180,12 @@ public final class RoomServer: Sendable {
         await settle(departure)
     }
 
-    /// Sends what a state change queued, then releases the endpoints it ended and, with a cluster, the names of
-    /// the participants who left.
+    /// Sends what a state change queued, then releases the endpoints it ended, the media of the rooms it emptied
+    /// and, with a cluster, the names of the participants who left.
     func settle(_ departure: RoomRegistry.Departure) async {
         flush(departure.flush)
         for endpoint in departure.released { await media.release(endpoint) }
+        for room in departure.emptied { await media.release(scope: .room(room)) }
         for gone in departure.departed { await releaseName(gone) }
     }
 

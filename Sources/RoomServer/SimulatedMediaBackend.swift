@@ -28,10 +28,14 @@ import SignalingSupport
 /// A ``MediaEndpointID`` names an endpoint, not one creation of it: after `unpublishVideo` a new publish of the
 /// same user may be created before the old endpoint's ``release(_:)`` arrives. Each creation is therefore its own
 /// connection; ``release(_:)`` ends the oldest one of that name, and candidates go to the newest.
+///
+/// **Faults.** ``fail(_:reason:)`` and ``fail(scope:reason:)`` report failures after the fact, as a media server
+/// does (``MediaEvent``), so that `mediaError` and what clients do about it are tested without one.
 public final class SimulatedMediaBackend: MediaBackend {
     /// The address of the simulated endpoints' host candidates.
     public let address: String
     private let peers: PeerManager
+    private let sinks = MediaEventSinks()
     /// The next candidate port, the number of connections made, and each endpoint's connections, oldest first.
     private let state: LockedValue<(port: Int, made: Int, connections: [MediaEndpointID: [String]])>
     private let portRange: ClosedRange<Int>
@@ -92,6 +96,24 @@ public final class SimulatedMediaBackend: MediaBackend {
             return ids.removeFirst()
         }
         if let oldest { await peers.closeConnection(oldest) }
+    }
+
+    public func attach(_ sink: MediaEventSink) { sinks.attach(sink) }
+
+    /// Reports that `endpoint` failed (``MediaEvent/endpointFailed(_:reason:)``), as a media element's error would:
+    /// the server drops and releases it, and tells its owner with `mediaError`. Returns `false` (and reports nothing)
+    /// when the endpoint does not exist.
+    @discardableResult
+    public func fail(_ endpoint: MediaEndpointID, reason: String = "simulated media failure") -> Bool {
+        guard connection(of: endpoint) != nil else { return false }
+        sinks.report(.endpointFailed(endpoint, reason: reason))
+        return true
+    }
+
+    /// Reports that every endpoint of `scope` failed (``MediaEvent/scopeFailed(_:reason:)``), as a lost media server
+    /// or a failed pipeline would.
+    public func fail(scope: MediaScope, reason: String = "simulated media failure") {
+        sinks.report(.scopeFailed(scope, reason: reason))
     }
 
     /// The connection of the newest creation of `endpoint`.

@@ -36,9 +36,9 @@ final class TreeRegistry: Sendable {
         }
     }
 
-    private let state = LockedValue([String: Tree]())
-    /// The outboxes, by session id: made for a session's first notification, forgotten when the session ends.
-    private let outboxes = LockedValue([String: SessionOutbox]())
+    let state = LockedValue([String: Tree]())
+    /// The outboxes, by session id: made when a session's endpoint is created, forgotten when the session ends.
+    let outboxes = LockedValue([String: SessionOutbox]())
     private let limits: RoomServerLimits
 
     init(limits: RoomServerLimits) { self.limits = limits }
@@ -139,10 +139,10 @@ final class TreeRegistry: Sendable {
         }) ?? false
     }
 
-    /// Queues `notifications` in the outbox of `session`, made if it has none. Called under the trees' lock, so a
-    /// session that ended (``endSession(_:)`` takes it too) never gets an outbox again.
+    /// Queues `notifications` in the outbox of `session`, made if it has none (also for none: candidates a media
+    /// server finds later go there). Called under the trees' lock, so a session that ended (``endSession(_:)`` takes
+    /// it too) never gets an outbox again.
     private func queue(_ notifications: [TreeNotification], to session: ServerSession) {
-        guard !notifications.isEmpty else { return }
         outboxes.withLock { outboxes in
             let outbox = outboxes[session.id]
                 ?? SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
@@ -199,15 +199,18 @@ final class TreeRegistry: Sendable {
         }
     }
 
-    /// Forgets an ended session: its trees are released and its sinks removed. Returns the endpoints to release.
-    func endSession(_ session: ServerSession) -> [MediaEndpointID] {
+    /// Forgets an ended session: its trees are released and its sinks removed. Returns the endpoints to release and
+    /// the trees that ended (their media scope is released after the endpoints).
+    func endSession(_ session: ServerSession) -> (endpoints: [MediaEndpointID], trees: [String]) {
         state.withLock { trees in
             outboxes.withLock { _ = $0.removeValue(forKey: session.id) }
             var released: [MediaEndpointID] = []
+            var ended: [String] = []
             for (id, var tree) in trees {
                 if tree.owner == session.id {
                     released += tree.readyEndpoints(id)
                     trees[id] = nil
+                    ended.append(id)
                     continue
                 }
                 let mine = tree.sinkOrder.filter { tree.sinks[$0]?.owner == session.id }
@@ -219,7 +222,7 @@ final class TreeRegistry: Sendable {
                 tree.sinkOrder.removeAll { mine.contains($0) }
                 trees[id] = tree
             }
-            return released
+            return (released, ended)
         }
     }
 
