@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import JSONRPC
+import KurentoClient
 import Logging
 import RoomCluster
 import RoomServer
@@ -15,7 +16,7 @@ import SignalingSupport
 struct RoomServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "room-server",
-        abstract: "A Kurento Room signaling server over WebSocket, with simulated media.",
+        abstract: "A Kurento Room and Tree signaling server over WebSocket, with media from Kurento Media Server (--kms) or simulated.",
         discussion: """
             The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
             (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
@@ -23,7 +24,7 @@ struct RoomServerCommand: AsyncParsableCommand {
 
             Operating it (docs/operations.md): plain HTTP on the same port answers GET /healthz (200 while the \
             process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
-            --cluster Redis unreachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
+            --cluster Redis unreachable, or with --kms no Kurento Media Server reachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
             environment variable, which ps does not show) it also serves GET /rooms (JSON, with \
             "Authorization: Bearer TOKEN" or ?token=TOKEN), the live page GET /dashboard?token=TOKEN and its \
             WebSocket subscription /admin; without a token those answer 404. --metrics-port N serves /healthz, \
@@ -35,6 +36,8 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --max-participants-per-room 4 --reconnection-window 2
               room-server --host 0.0.0.0 --port 8888 --log-level debug
               room-server --shared-objects objects.sqlite
+              room-server --port 8888 --kms ws://127.0.0.1:8888/kurento
+              room-server --kms ws://kms-1:8888/kurento --kms ws://kms-2:8888/kurento --kms-timeout 15
               room-server --port 8888 --cluster redis://:secret@10.0.0.5:6379/0 --node-id east-1
               ROOM_SERVER_ADMIN_TOKEN=s3cr3t room-server --metrics-port 9100
 
@@ -74,6 +77,17 @@ struct RoomServerCommand: AsyncParsableCommand {
                                + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret).",
                                valueName: "url"))
     var cluster: String?
+
+    @Option(name: .customLong("kms"),
+            help: ArgumentHelp("Get the media from this Kurento Media Server (ws[s]://HOST:8888/kurento) instead of "
+                               + "simulating it; repeat for several (each new room or tree goes to the one with the "
+                               + "fewest live pipelines).", valueName: "url"))
+    var kmsURLs: [String] = []
+
+    @Option(name: .customLong("kms-timeout"),
+            help: ArgumentHelp("With --kms: seconds one media operation (a publish, a subscription) may take at "
+                               + "Kurento Media Server before it fails with 303.", valueName: "seconds"))
+    var kmsTimeout: Double = 10
 
     @Option(help: ArgumentHelp("This node's name in the cluster (default: host name and process id).",
                                valueName: "name"))
@@ -128,6 +142,10 @@ struct RoomServerCommand: AsyncParsableCommand {
             throw ValidationError("--metrics-port must be in 0...65535")
         }
         if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host goes with --metrics-port") }
+        for url in kmsURLs where !(url.hasPrefix("ws://") || url.hasPrefix("wss://")) {
+            throw ValidationError("--kms \(url): a Kurento Media Server URL is ws://HOST:PORT/kurento or wss://…")
+        }
+        guard kmsTimeout > 0, kmsTimeout.isFinite else { throw ValidationError("--kms-timeout must be positive") }
     }
 
     func run() async throws {
@@ -175,6 +193,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         RoomServer.Configuration(
             host: host, port: port,
             tls: tlsCertificate.flatMap { cert in tlsKey.map { (certificateFile: cert, privateKeyFile: $0) } },
+            media: media(logger: logger),
             limits: limits.roomServerLimits,
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
@@ -184,6 +203,14 @@ struct RoomServerCommand: AsyncParsableCommand {
             operations: operationsConfiguration,
             logger: logger,
             metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))
+    }
+
+    /// `--kms` and `--kms-timeout`: Kurento Media Server, or the simulated media without them.
+    func media(logger: Logger) -> any MediaBackend {
+        guard !kmsURLs.isEmpty else { return SimulatedMediaBackend() }
+        return KurentoMediaBackend(configuration: .init(
+            urls: kmsURLs, timeout: .milliseconds(Int((kmsTimeout * 1000).rounded())),
+            client: .init(logger: logger, metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))))
     }
 
     /// The admin token (`--admin-token`, else the environment), `--metrics-port` and the metrics exposition.

@@ -1,0 +1,43 @@
+import KurentoClient
+
+extension KurentoMediaBackend {
+    /// What the backend holds for one room or tree.
+    struct ScopeRecord: Sendable {
+        /// The KMS (index into ``KurentoMediaBackend/clients``) whose pipeline serves the scope, once chosen.
+        var kms: Int?
+        var pipeline: PipelineState = .none
+        /// Endpoints of the scope that exist or are being created: the pipeline stays while there are any.
+        var users = 0
+    }
+
+    enum PipelineState: Sendable {
+        case none
+        /// Being created (`token` tells this creation from a later one); everyone who needs it meanwhile waits for
+        /// the same task.
+        case creating(token: UInt64, Task<MediaPipeline, any Error>)
+        case ready(MediaPipeline)
+    }
+
+    /// One creation of an endpoint (a name may be created again before its previous creation is released).
+    struct EndpointRecord: Sendable {
+        let creation: UInt64
+        let kms: Int
+        /// The KMS object, once created.
+        var object: WebRtcEndpoint?
+    }
+
+    struct State {
+        var scopes: [MediaScope: ScopeRecord] = [:]
+        /// Each endpoint's creations, oldest first.
+        var endpoints: [MediaEndpointID: [EndpointRecord]] = [:]
+        /// Numbers endpoint creations and pipeline creations.
+        var nextCreation: UInt64 = 0
+        var supervisors: [Task<Void, Never>] = []
+        var shuttingDown = false
+
+        /// Whether `creation` of `endpoint` still exists (events of released objects are dropped).
+        func isCurrent(_ endpoint: MediaEndpointID, _ creation: UInt64) -> Bool {
+            endpoints[endpoint]?.contains { $0.creation == creation } == true
+        }
+    }
+}
