@@ -64,7 +64,9 @@ struct PeersModel {
         case .privateMessage(let message):
             return .privateMessage(message.message, from: message.user)
         case .mediaError(let error):
-            return .mediaError(error.error)
+            let endpoint = error.endpointName.map { RoomEndpoint(endpointName: $0, ownName: ownName) }
+            if endpoint == .publisher { localStreams = [] }
+            return .mediaError(error.error, endpoint: endpoint)
         case .roomClosed(let closed):
             reset()
             return .roomClosed(room: closed.room)

@@ -34,7 +34,7 @@ public protocol RoomClientDelegate: AnyObject, Sendable {
     /// A private message arrived.
     func client(_ client: RoomClient, didReceivePrivateMessage message: String, from user: String)
     /// The server reported a media error.
-    func client(_ client: RoomClient, mediaErrorOccurred description: String)
+    func client(_ client: RoomClient, mediaErrorOccurred description: String, endpoint: RoomEndpoint?)
     /// The room was closed.
     func client(_ client: RoomClient, roomWasClosed room: String)
     /// Any event, including the ones above and notifications outside the Room protocol.
@@ -58,7 +58,7 @@ extension RoomClientDelegate {
     public func client(_ client: RoomClient, didReceive candidate: IceCandidate, for endpoint: RoomEndpoint) {}
     public func client(_ client: RoomClient, didReceiveMessage message: String, from user: String) {}
     public func client(_ client: RoomClient, didReceivePrivateMessage message: String, from user: String) {}
-    public func client(_ client: RoomClient, mediaErrorOccurred description: String) {}
+    public func client(_ client: RoomClient, mediaErrorOccurred description: String, endpoint: RoomEndpoint?) {}
     public func client(_ client: RoomClient, roomWasClosed room: String) {}
     public func client(_ client: RoomClient, didReceive event: RoomEvent) {}
     public func client(_ client: RoomClient, didLoseEvents count: Int) {}
@@ -86,7 +86,8 @@ extension RoomClient {
         case .iceCandidate(let candidate, let endpoint): delegate.client(self, didReceive: candidate, for: endpoint)
         case .message(let text, let user): delegate.client(self, didReceiveMessage: text, from: user)
         case .privateMessage(let text, let user): delegate.client(self, didReceivePrivateMessage: text, from: user)
-        case .mediaError(let description): delegate.client(self, mediaErrorOccurred: description)
+        case .mediaError(let description, let endpoint):
+            delegate.client(self, mediaErrorOccurred: description, endpoint: endpoint)
         case .roomClosed(let room): delegate.client(self, roomWasClosed: room)
         case .customNotification, .invalidNotification, .renegotiationNeeded, .recoveryFailed: break
         }

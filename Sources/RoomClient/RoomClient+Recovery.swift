@@ -73,8 +73,9 @@ extension RoomClient {
         await rejoin(params, round: round)
     }
 
-    /// Restores `endpoints` with the configured ``Configuration/offerProvider``, or asks for it.
-    private func renegotiate(_ endpoints: [RoomEndpoint]) async {
+    /// Restores `endpoints` (after a rejoin, or a `mediaError` that dropped one) with the configured
+    /// ``Configuration/offerProvider``, or asks for it.
+    func renegotiate(_ endpoints: [RoomEndpoint]) async {
         guard !endpoints.isEmpty else { return }
         guard let provider = configuration.offerProvider else {
             eventHub.publish(.renegotiationNeeded(endpoints))

@@ -156,10 +156,16 @@ public final class RoomClient: Sendable {
             eventHub.publish(.invalidNotification(error))
             return
         }
-        state.withLock { s in
+        let restore = state.withLock { s -> RoomEndpoint? in
             let event = s.model.apply(decoded, ownName: room.username)
             s.recovery.observe(event)
             eventHub.publish(event)
+            guard case .mediaError(_, let failed?) = event else { return nil }
+            let model = s.model
+            return s.recovery.mediaFailed(failed) { model.peer(withIdentifier: $0)?.isPublishing == true }
         }
+        // docs/wire-protocol.md#media-errors: the server dropped the endpoint; make it again (in a task, so that later
+        // notifications are not held up).
+        if let restore { Task { await self.renegotiate([restore]) } }
     }
 }

@@ -23,8 +23,13 @@ public enum RoomEvent: Sendable, Hashable {
     case message(String, from: String)
     /// `privateMessage` (extension): a message to the local user only.
     case privateMessage(String, from: String)
-    /// `mediaError`: the server's description of a media failure.
-    case mediaError(String)
+    /// `mediaError`: the server's description of a media failure, and the endpoint that failed when the server says
+    /// (ours do; docs/wire-protocol.md#media-errors): the server has dropped it. With an
+    /// ``RoomClient/Configuration/offerProvider`` the client then publishes again (for ``RoomProtocol/RoomEndpoint/publisher``)
+    /// or subscribes again (for a subscription whose publisher still publishes); without one it publishes
+    /// ``renegotiationNeeded(_:)``. A subscription whose publisher stopped is not restored: its
+    /// ``participantPublished(_:)`` says when to subscribe again.
+    case mediaError(String, endpoint: RoomEndpoint?)
     /// `roomClosed`: the application closed the room (the peers model is now empty).
     case roomClosed(room: String)
     /// A notification outside the Room protocol (e.g. the Kurento demo's `custonNotification`), as received.

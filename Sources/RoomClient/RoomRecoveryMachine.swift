@@ -81,6 +81,24 @@ struct RoomRecoveryMachine: Sendable {
         }
     }
 
+    /// The server dropped `endpoint` after a media failure (`mediaError` with its `endpointName`): returns the
+    /// endpoint to restore, if any. The publisher is restored with the `loopback` it had; a subscription only while
+    /// its publisher still publishes (else it is forgotten, and the publisher's next `participantPublished` says
+    /// when to subscribe again).
+    mutating func mediaFailed(_ endpoint: RoomEndpoint, stillPublishing: (String) -> Bool) -> RoomEndpoint? {
+        switch endpoint {
+        case .publisher:
+            return publishLoopback == nil ? nil : .publisher
+        case .subscriber(let user):
+            guard subscriptions.contains(user) else { return nil }
+            guard stillPublishing(user) else {
+                subscriptions.remove(user)
+                return nil
+            }
+            return endpoint
+        }
+    }
+
     // MARK: - The connection
 
     /// What a connection-state change does.

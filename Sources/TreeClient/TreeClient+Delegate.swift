@@ -52,7 +52,7 @@ extension TreeClient {
         case .connectionStateChanged(let state): delegate.client(self, connectionStateChanged: state)
         case .iceCandidate(let candidate, let tree, let endpoint):
             delegate.client(self, didReceive: candidate, for: endpoint, tree: tree)
-        case .customNotification, .invalidNotification: break
+        case .customNotification, .invalidNotification, .mediaError: break
         }
         delegate.client(self, didReceive: event)
     }

@@ -83,6 +83,8 @@ public final class TreeClient: Sendable {
                 let candidate = IceCandidate(candidate: message.candidate, sdpMid: message.sdpMid,
                                              sdpMLineIndex: message.sdpMLineIndex)
                 eventHub.publish(.iceCandidate(candidate, tree: message.treeId, endpoint: message.endpoint))
+            case .mediaError(let message):
+                eventHub.publish(.mediaError(message.error, tree: message.treeId, endpoint: message.endpoint))
             }
         } catch {
             logger.warning("malformed notification: \(error)")

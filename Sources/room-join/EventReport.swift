@@ -29,7 +29,15 @@ extension Report {
         case .privateMessage(let text, let user):
             self.init(event: "privateMessage", fields: ["user": .string(user), "text": .string(text)],
                       text: "\(user) (private): \(text)")
-        case .mediaError(let description):
+        case .mediaError(let description, let endpoint?):
+            // docs/wire-protocol.md#media-errors: RoomClient's offer provider makes the endpoint again.
+            let (name, field): (String, (String, JSONValue)) = switch endpoint {
+            case .publisher: ("the published stream", ("publisher", true))
+            case .subscriber(let user): ("the subscription to \(user)", ("subscription", .string(user)))
+            }
+            self.init(event: "error", fields: ["message": .string(description), "kind": "media", field.0: field.1],
+                      text: "media error on \(name): \(description); making it again")
+        case .mediaError(let description, nil):
             self.init(event: "error", fields: ["message": .string(description), "kind": "media"],
                       text: "media error: \(description)")
         case .roomClosed(let room):

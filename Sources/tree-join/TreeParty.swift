@@ -33,6 +33,9 @@ final class TreeParty: Sendable {
                         } catch {
                             output.error("cannot add the ICE candidate \(candidate.candidate): \(error)")
                         }
+                    case .mediaError(let description, let tree, let endpoint):
+                        // docs/wire-protocol.md#media-errors: the server dropped the endpoint.
+                        output.error("media error on the \(endpoint) of tree \(tree): \(description)")
                     case .connectionStateChanged(.disconnected(let end)):
                         ended("the \(name) connection ended: \(end.map(\.description) ?? "closed")")
                         return

@@ -113,7 +113,7 @@ struct PeersModelTests {
         #expect(events[2] == .iceCandidate(
             .init(candidate: "candidate:1 1 UDP 1 10.0.0.5 50000 typ host", sdpMid: "video", sdpMLineIndex: 1),
             endpoint: .subscriber(to: "bob")))
-        #expect(events[3] == .mediaError("endpoint gone"))
+        #expect(events[3] == .mediaError("endpoint gone", endpoint: nil))
         #expect(events[4] == .customNotification(method: "custonNotification", params: ["MarkerFilterState": 2]))
         guard case .invalidNotification(let error) = events[5] else {
             Issue.record("a participantLeft without name should be reported, got \(events[5])")
