@@ -20,6 +20,11 @@ public final class HostilePeer: @unchecked Sendable {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// Serializes frame writes, so that another thread (a server's event sender) may write alongside the reading
+    /// thread's pong replies without interleaving frames. Uncontended for single-threaded users.
+    private let writeLock = NSLock()
+    /// The request target of the client's handshake (`/kurento?x=1`), once ``completeHandshake()`` read it.
+    public private(set) var requestTarget = ""
     /// The WebSocket opcodes.
     public enum Opcode: UInt8, Sendable {
         case continuation = 0, text = 1, binary = 2, close = 8, ping = 9, pong = 10
@@ -38,6 +43,9 @@ public final class HostilePeer: @unchecked Sendable {
         while !request.contains("\r\n\r\n") {
             request += String(decoding: try read(atLeast: 1), as: UTF8.self)
         }
+        // "GET <target> HTTP/1.1"
+        let requestLine = request.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
+        if requestLine.count >= 2 { requestTarget = String(requestLine[1]) }
         let keyLine = request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
         let key = keyLine.map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
         let accept = Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
@@ -149,6 +157,8 @@ public final class HostilePeer: @unchecked Sendable {
 
     /// Writes raw bytes; throws once the client has gone.
     public func write(_ bytes: [UInt8]) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
