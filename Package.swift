@@ -238,7 +238,7 @@ let package = Package(
         // KurentoClient against the double: objects, events, errors, reconnection.
         .testTarget(
             name: "KurentoClientTests",
-            dependencies: ["KurentoClient", "JSONRPC", "SignalingSupport", "TestSupport"],
+            dependencies: ["KurentoClient", "JSONRPC", "SignalingSupport", "TestSupport", "PeerManager", "SDP"],
             swiftSettings: strict
         ),
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
