@@ -363,12 +363,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager.
+        // RoomClients against an in-process RoomServer over real sockets, media negotiated with PeerManager, from the
+        // simulated backend or through KurentoMediaBackend from the Kurento Media Server double.
         .testTarget(
             name: "RoomEndToEndTests",
             dependencies: [
                 "RoomClient", "RoomServer", "PeerManager", "SDP", "JSONRPC", "RoomProtocol", "SignalingSupport",
-                "TestSupport",
+                "TestSupport", "KurentoClient",
             ],
             swiftSettings: strict
         ),

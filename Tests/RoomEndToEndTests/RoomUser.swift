@@ -27,9 +27,9 @@ final class RoomUser: Sendable {
     private let inbox = LockedValue<(events: [RoomEvent], read: Int, disconnected: Bool)>(([], 0, false))
     private let consumer: Task<Void, Never>
 
-    init(_ name: String, room: String, url: String) {
+    init(_ name: String, room: String, url: String, configuration: RoomClient.Configuration = .init()) {
         self.name = name
-        client = RoomClient(room: Room(username: name, roomName: room, url: url))
+        client = RoomClient(room: Room(username: name, roomName: room, url: url), configuration: configuration)
         let events = client.events
         consumer = Task { [inbox] in
             do {
@@ -101,6 +101,17 @@ final class RoomUser: Sendable {
             return Array(box.events[box.read..<end])
         }
         return try await sort(slice)
+    }
+
+    /// Every room event so far (connection states apart), in arrival order, whether read or not.
+    var allEvents: [RoomEvent] { inbox.withLock { $0.events } }
+
+    /// Waits until an event matching `matches` has arrived (at any time so far), without reading anything.
+    func waitForEvent(_ what: String, timeout: Duration = .seconds(10),
+                      _ matches: @escaping @Sendable (RoomEvent) -> Bool) async throws {
+        try await waitUntil("\(name): \(what)", timeout: timeout) { [inbox] in
+            inbox.withLock { $0.events.contains(where: matches) }
+        }
     }
 
     /// Waits until the connection ended, and returns what arrived since the last marker.
