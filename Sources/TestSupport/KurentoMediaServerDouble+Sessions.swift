@@ -138,11 +138,23 @@ extension KurentoMediaServerDouble {
         }
     }
 
+    /// Runs one collection now, as the collector's timer does (on a thread of the double's own, since it waits
+    /// for a running method).
+    public func collectGarbage() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                runCollection()
+                done.resume()
+            }
+        }
+    }
+
     /// One collection, atomic with respect to requests.
     func runCollection() {
         let closing = operationLock.withLock {
             state.withLock { s -> [String] in
                 guard !s.stopped else { return [] }
+                s.collections += 1
                 return collect(in: &s)
             }
         }
