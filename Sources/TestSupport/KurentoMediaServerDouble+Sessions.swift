@@ -50,6 +50,7 @@ extension KurentoMediaServerDouble {
                 var closed: [String] = []
                 for id in s.world.order where objects.contains(id) { closed += release(id, in: &s) }
                 s.world.sessions[session] = nil
+                s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
                 return closed
             }
             return unrefSession(session, in: &s)
@@ -78,8 +79,11 @@ extension KurentoMediaServerDouble {
     }
 
     /// KMS: MSET `unrefSession`: the session goes, and every object no other session references is released (with
-    /// its children). Returns the endpoints whose PeerManager connections are to be closed.
+    /// its children). The session's own subscriptions go with it (its event handlers are kept per session in MSET;
+    /// that they are erased here is an inference). Returns the endpoints whose PeerManager connections are to be
+    /// closed.
     func unrefSession(_ session: String, in s: inout State) -> [String] {
+        s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
         guard let objects = s.world.sessions.removeValue(forKey: session)?.objects else { return [] }
         var closed: [String] = []
         for id in s.world.order where objects.contains(id) && s.world.objects[id] != nil {

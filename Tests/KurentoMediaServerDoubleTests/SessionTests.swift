@@ -102,6 +102,24 @@ import WebSocketTransport
         #expect(gone["code"] as? Int == 40101)
     }
 
+    @Test func aCollectedSessionLosesOnlyItsReferencesAndSubscriptions() async throws {
+        let kms = try KurentoMediaServerDouble(configuration: .init(garbageCollectorPeriod: .seconds(3600)))
+        defer { kms.stop() }
+        let owner = try await RawKurentoClient.connect(kms.url)
+        let pipeline = try await owner.create("MediaPipeline")
+        // Another session touches the pipeline (so references it) and subscribes to it, then goes away.
+        let visitor = try await RawKurentoClient.connect(kms.url)
+        _ = try await visitor.result("subscribe", ["object": pipeline, "type": "Error"])
+        #expect(kms.sessions.count == 2)
+        await visitor.close()
+        try await waitUntil("the visitor's socket gone") { kms.connectionCount == 1 }
+        await kms.collectGarbage()
+        await kms.collectGarbage()
+        #expect(kms.sessions.count == 1)
+        #expect(kms.pipelines == [pipeline])  // still referenced by the owner's session
+        #expect(kms.subscriptionCount == 0)
+    }
+
     @Test func theCollectorsTimerCollectsAbandonedSessionsAndKeepsConnectedOnes() async throws {
         let kms = try KurentoMediaServerDouble(configuration: .init(garbageCollectorPeriod: .milliseconds(100)))
         defer { kms.stop() }
