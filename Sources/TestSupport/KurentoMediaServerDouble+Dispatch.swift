@@ -18,8 +18,10 @@ extension KurentoMediaServerDouble {
         let operation = method == "invoke" ? (request["params"] as? [String: Any])?["operation"] as? String : nil
         // The double's fault: a slow media server. The request waits, then runs (so a late create really creates its
         // object late); the socket's later requests wait behind it, as websocketpp handles one frame at a time.
-        if let delay = delay(method: method, operation: operation) {
-            Thread.sleep(forTimeInterval: Self.seconds(delay))
+        switch delay(method: method, operation: operation) {
+        case .duration(let duration)?: Thread.sleep(forTimeInterval: Self.seconds(duration))
+        case .gate(let gate)?: gate.block()
+        case nil: break
         }
         return operationLock.withLock {
             process(method: method, id: request["id"] ?? NSNull(), hasID: hasID, params: request["params"],

@@ -53,18 +53,24 @@ extension KurentoMediaServerDouble {
     /// `operations`, waits `duration` and then runs (so a late `create` really creates its object late). The
     /// connection's later requests wait behind it. Stays until ``removeDelays()``.
     public func delay(methods: Set<String> = [], operations: Set<String> = [], by duration: Duration) {
-        state.withLock { $0.faults.delays.append(Delay(methods: methods, operations: operations, duration: duration)) }
+        state.withLock { $0.faults.delays.append(Delay(methods: methods, operations: operations, hold: .duration(duration))) }
+    }
+
+    /// ``delay(methods:operations:by:)`` until `gate` opens instead of for a time: the deterministic form for tests
+    /// (``BlockingGate/isBlocking`` tells that a request is held). The gate's own timeout bounds the wait.
+    public func hold(methods: Set<String> = [], operations: Set<String> = [], until gate: BlockingGate) {
+        state.withLock { $0.faults.delays.append(Delay(methods: methods, operations: operations, hold: .gate(gate))) }
     }
 
     /// Removes every delay.
     public func removeDelays() { state.withLock { $0.faults.delays = [] } }
 
-    /// The delay of a request, if one applies.
-    func delay(method: String, operation: String?) -> Duration? {
+    /// How a request is held, if a delay applies to it.
+    func delay(method: String, operation: String?) -> Delay.Hold? {
         state.withLock { s in
             s.faults.delays.first { delay in
                 delay.methods.contains(method) || (method == "invoke" && operation.map(delay.operations.contains) == true)
-            }?.duration
+            }?.hold
         }
     }
 

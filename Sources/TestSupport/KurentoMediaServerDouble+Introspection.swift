@@ -84,6 +84,9 @@ extension KurentoMediaServerDouble {
     /// The connections the double stopped reading because a frame was not JSON.
     public var stalledConnections: Int { state.withLock { $0.stalledConnections } }
 
+    /// The garbage collections run so far (by the timer or ``collectGarbage()``).
+    public var collectionCount: Int { state.withLock { $0.collections } }
+
     /// The simulated media state of element `id`; `nil` when it does not exist.
     public func flowState(of id: String) -> MediaFlowState? {
         state.withLock { s in

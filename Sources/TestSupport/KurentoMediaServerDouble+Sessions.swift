@@ -50,6 +50,7 @@ extension KurentoMediaServerDouble {
                 var closed: [String] = []
                 for id in s.world.order where objects.contains(id) { closed += release(id, in: &s) }
                 s.world.sessions[session] = nil
+                s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
                 return closed
             }
             return unrefSession(session, in: &s)
@@ -78,8 +79,11 @@ extension KurentoMediaServerDouble {
     }
 
     /// KMS: MSET `unrefSession`: the session goes, and every object no other session references is released (with
-    /// its children). Returns the endpoints whose PeerManager connections are to be closed.
+    /// its children). The session's own subscriptions go with it (its event handlers are kept per session in MSET;
+    /// that they are erased here is an inference). Returns the endpoints whose PeerManager connections are to be
+    /// closed.
     func unrefSession(_ session: String, in s: inout State) -> [String] {
+        s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
         guard let objects = s.world.sessions.removeValue(forKey: session)?.objects else { return [] }
         var closed: [String] = []
         for id in s.world.order where objects.contains(id) && s.world.objects[id] != nil {
@@ -138,11 +142,23 @@ extension KurentoMediaServerDouble {
         }
     }
 
+    /// Runs one collection now, as the collector's timer does (on a thread of the double's own, since it waits
+    /// for a running method).
+    public func collectGarbage() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                runCollection()
+                done.resume()
+            }
+        }
+    }
+
     /// One collection, atomic with respect to requests.
     func runCollection() {
         let closing = operationLock.withLock {
             state.withLock { s -> [String] in
                 guard !s.stopped else { return [] }
+                s.collections += 1
                 return collect(in: &s)
             }
         }

@@ -19,6 +19,7 @@ extension KurentoMediaServerDouble {
         var counts = RequestCounts()
         var replayedRequests = 0
         var stalledConnections = 0
+        var collections = 0
     }
 
     /// What a KMS process holds and loses when it restarts.
@@ -184,10 +185,15 @@ extension KurentoMediaServerDouble {
         var corruptNextAnswer = false
     }
 
-    /// Requests held before they run.
+    /// Requests held before they run: for a time, or until a test opens a gate.
     struct Delay: Sendable {
+        enum Hold: Sendable {
+            case duration(Duration)
+            case gate(BlockingGate)
+        }
+
         var methods: Set<String>
         var operations: Set<String>
-        var duration: Duration
+        var hold: Hold
     }
 }
