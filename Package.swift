@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "ClusterTests",
             dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager",
-                           "SharedObjects", "SignalingSupport", "TestSupport"],
+                           "SharedObjects", "SignalingSupport", "TestSupport", "KurentoClient"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -24,28 +24,30 @@ extension KurentoMediaBackend {
     /// and is rebuilt when clients publish and subscribe again.
     func connectionChanged(_ event: KurentoConnectionEvent, kms index: Int) {
         let reason: String
+        // Only a lost session means the pipelines are gone from KMS for every node; an unreachable KMS may still
+        // serve the other nodes of a cluster.
+        let gone: Bool
         switch event {
         case .sessionLost:
+            gone = true
             reason = "Kurento Media Server \(clients[index].name) restarted or lost the session: this media is gone; "
                 + "publish and subscribe again"
         case .disconnected(let why):
+            gone = false
             reason = "Kurento Media Server \(clients[index].name) is unreachable (\(why)): this media is gone; "
                 + "publish and subscribe again"
         case .connected, .reconnecting, .resumed:
             return
         }
-        let scopes = state.withLock { s -> [MediaScope] in
+        let scopes = state.withLock { s -> [(MediaScope, MediaPipeline?)] in
             guard !s.shuttingDown else { return [] }
-            let lost = s.scopes.filter { $0.value.kms == index }.map(\.key)
-            for scope in lost {
-                s.scopes[scope] = nil
-                for key in s.endpoints.keys where key.scope == scope { s.endpoints[key] = nil }
+            return s.scopes.filter { $0.value.kms == index }.map { scope, record in
+                if case .ready(let pipeline) = record.pipeline { (scope, pipeline) } else { (scope, nil) }
             }
-            return lost
         }
-        for scope in scopes {
+        for (scope, pipeline) in scopes {
             logger.warning("media lost", metadata: ["scope": "\(scope)", "kms": "\(clients[index].name)"])
-            sinks.report(.scopeFailed(scope, reason: reason))
+            failScope(scope, reason: reason, gone: gone ? pipeline : nil)
         }
     }
 }

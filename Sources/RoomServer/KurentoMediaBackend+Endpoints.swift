@@ -9,9 +9,13 @@ import SignalingSupport
 /// Endpoints: one `WebRtcEndpoint` per publisher and per subscription (docs/kurento.md#backend).
 extension KurentoMediaBackend {
     public func createPublisher(_ endpoint: MediaEndpointID, offer: String, loopback: Bool) async throws -> MediaAnswer {
-        try await create(endpoint, offer: offer, flow: .inbound) { webRtc in
+        let answer = try await create(endpoint, offer: offer, flow: .inbound) { webRtc, _ in
             (before: loopback ? [webRtc.connectCall(to: webRtc)] : [], after: [])
         }
+        if let object = newestObject(of: endpoint) {
+            await recordPublisher(object, of: endpoint.owner, in: endpoint.scope, present: true)
+        }
+        return answer
     }
 
     public func createSubscriber(_ endpoint: MediaEndpointID, offer: String) async throws -> MediaAnswer {
@@ -19,8 +23,13 @@ extension KurentoMediaBackend {
             throw RoomError(.mediaEndpoint, message: "\(endpoint) is not a subscription")
         }
         let source = MediaEndpointID(room: endpoint.room, owner: publisher, endpoint: .publisher)
-        return try await create(endpoint, offer: offer, flow: .outbound) { webRtc throws(RoomError) in
-            guard let publisherEndpoint = self.newestObject(of: source), publisherEndpoint.client === webRtc.client else {
+        return try await create(endpoint, offer: offer, flow: .outbound) { webRtc, pipeline throws(RoomError) in
+            // The publisher's endpoint: this node's, or with a cluster the one another node recorded.
+            var publisherEndpoint = self.newestObject(of: source)
+            if publisherEndpoint == nil {
+                publisherEndpoint = await self.sharedPublisher(publisher, of: endpoint.scope, pipeline: pipeline)
+            }
+            guard let publisherEndpoint, publisherEndpoint.client === webRtc.client else {
                 throw RoomError(.mediaEndpoint, message: "\(publisher)'s media endpoint is not available")
             }
             return (before: [], after: [publisherEndpoint.connectCall(to: webRtc)])
@@ -49,6 +58,9 @@ extension KurentoMediaBackend {
             s.scopes[endpoint.scope]?.users -= 1
             return oldest
         }
+        if endpoint.endpoint == .publisher, let object = record?.object {
+            await recordPublisher(object, of: endpoint.owner, in: endpoint.scope, present: false)
+        }
         await releaseObject(record?.object, of: endpoint)
     }
 
@@ -57,7 +69,7 @@ extension KurentoMediaBackend {
     /// KMS's answer against the offer (RFC 3264). Whatever fails releases what was created and throws a Room error.
     private func create(
         _ endpoint: MediaEndpointID, offer: String, flow: MediaFlow.Direction,
-        extra: (WebRtcEndpoint) throws(RoomError) -> (before: [KurentoCall], after: [KurentoCall])
+        extra: (WebRtcEndpoint, MediaPipeline) async throws(RoomError) -> (before: [KurentoCall], after: [KurentoCall])
     ) async throws(RoomError) -> MediaAnswer {
         let deadline = clock.now + configuration.timeout
         let creation = begin(endpoint)
@@ -70,7 +82,7 @@ extension KurentoMediaBackend {
             } catch {
                 if error.isObjectNotFound {
                     failScope(endpoint.scope, reason: "the media pipeline of the \(endpoint.scope) is gone from "
-                        + "Kurento Media Server \(pipeline.client.name)")
+                        + "Kurento Media Server \(pipeline.client.name)", gone: pipeline)
                 }
                 throw roomError(error, while: "creating the media endpoint")
             }
@@ -78,7 +90,7 @@ extension KurentoMediaBackend {
             guard attach(webRtc, to: endpoint, creation: creation) else {
                 throw RoomError(.mediaEndpoint, message: "\(endpoint.endpointName): the endpoint ended while it was created")
             }
-            let (before, after) = try extra(webRtc)
+            let (before, after) = try await extra(webRtc, pipeline)
             let calls = subscriptions(of: webRtc, for: endpoint, creation: creation, flow: flow) + before
                 + [webRtc.processOfferCall(offer), webRtc.gatherCandidatesCall()] + after
             let offerIndex = calls.count - after.count - 2

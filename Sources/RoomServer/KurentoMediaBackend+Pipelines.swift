@@ -41,8 +41,7 @@ extension KurentoMediaBackend {
             if case .creating(token, _)? = s.scopes[scope]?.pipeline { true } else { false }
         }
         do {
-            let kms = try await chooseKMS(before: deadline)
-            let pipeline = try await clients[kms].createMediaPipeline(timeout: remaining(until: deadline))
+            let (kms, pipeline) = try await findOrCreatePipeline(for: scope, before: deadline)
             let kept = state.withLock { s -> Bool in
                 guard isMine(s) else { return false }
                 s.scopes[scope]?.pipeline = .ready(pipeline)
@@ -51,7 +50,11 @@ extension KurentoMediaBackend {
             }
             guard kept else {
                 // Every user left and the scope was released while KMS answered.
-                try? await pipeline.release()
+                if let cluster = cluster(for: scope) {
+                    await leaveShared(scope, in: cluster)
+                } else {
+                    try? await pipeline.release()
+                }
                 throw RoomError(.mediaEndpoint, message: "the \(scope) ended while its media pipeline was created")
             }
             logger.info("media pipeline created", metadata: [
@@ -64,6 +67,22 @@ extension KurentoMediaBackend {
             }
             throw error
         }
+    }
+
+    /// The pipeline for `scope`: with a cluster, the one another node recorded, if any; otherwise a new one on the
+    /// least loaded KMS (recorded for the other nodes, unless one of them was first).
+    private func findOrCreatePipeline(for scope: MediaScope, before deadline: ClockInstant)
+        async throws -> (Int, MediaPipeline)
+    {
+        let cluster = cluster(for: scope)
+        if let cluster {
+            state.withLock { _ = $0.shared.insert(scope) }
+            if let shared = try await sharedPipeline(of: scope, in: cluster) { return shared }
+        }
+        let kms = try await chooseKMS(before: deadline)
+        let pipeline = try await clients[kms].createMediaPipeline(timeout: remaining(until: deadline))
+        guard let cluster else { return (kms, pipeline) }
+        return try await claimPipeline(pipeline, kms: kms, for: scope, in: cluster)
     }
 
     /// A pipeline's `Error` event fails every endpoint of its scope.
@@ -102,14 +121,20 @@ extension KurentoMediaBackend {
     }
 
     public func release(scope: MediaScope) async {
-        let pipeline = state.withLock { s -> MediaPipeline? in
-            guard let record = s.scopes[scope], record.users == 0 else { return nil }
-            s.scopes[scope] = nil
-            switch record.pipeline {
-            case .ready(let pipeline): return pipeline
-            case .creating, .none: return nil  // a creation in flight finds the scope gone and releases its pipeline
+        let (pipeline, leaves) = state.withLock { s -> (MediaPipeline?, Bool) in
+            if let record = s.scopes[scope] {
+                guard record.users == 0 else { return (nil, false) }
+                s.scopes[scope] = nil
+                // A creation in flight finds the scope gone and lets go of its pipeline itself.
+                if case .creating = record.pipeline { return (nil, false) }
+                if case .ready(let pipeline) = record.pipeline, s.cluster == nil || scope.kind == .tree {
+                    return (pipeline, false)
+                }
             }
+            // With a cluster the last node to leave releases the room's pipeline (also after a failure here).
+            return (nil, s.shared.remove(scope) != nil)
         }
+        if leaves, let cluster = cluster(for: scope) { await leaveShared(scope, in: cluster) }
         guard let pipeline else { return }
         do {
             try await pipeline.release()
@@ -119,12 +144,14 @@ extension KurentoMediaBackend {
         }
     }
 
-    /// Forgets `scope` and reports that all its endpoints failed.
-    func failScope(_ scope: MediaScope, reason: String) {
+    /// Forgets `scope` and reports that all its endpoints failed; `gone` is the pipeline KMS no longer has (the
+    /// cluster's record of it is dropped too).
+    func failScope(_ scope: MediaScope, reason: String, gone: MediaPipeline? = nil) {
         state.withLock { s in
             s.scopes[scope] = nil
             for key in s.endpoints.keys where key.scope == scope { s.endpoints[key] = nil }
         }
+        if let gone { forgetShared(scope, pipeline: gone.id) }
         sinks.report(.scopeFailed(scope, reason: reason))
     }
 

@@ -1,4 +1,5 @@
 import KurentoClient
+import RoomCluster
 
 extension KurentoMediaBackend {
     /// What the backend holds for one room or tree.
@@ -34,6 +35,11 @@ extension KurentoMediaBackend {
         var nextCreation: UInt64 = 0
         var supervisors: [Task<Void, Never>] = []
         var shuttingDown = false
+        /// With a cluster (``KurentoMediaBackend/share(with:)``): where rooms' pipelines and publishers' endpoints
+        /// are recorded for every node.
+        var cluster: ClusterNode?
+        /// The scopes this node counts as a user of in the cluster's records, until it leaves them.
+        var shared: Set<MediaScope> = []
 
         /// Whether `creation` of `endpoint` still exists (events of released objects are dropped).
         func isCurrent(_ endpoint: MediaEndpointID, _ creation: UInt64) -> Bool {

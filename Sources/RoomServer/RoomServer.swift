@@ -114,6 +114,8 @@ public final class RoomServer: Sendable {
         registerTreeMethods()
         registerAdminMethods()
         media.attach(mediaEventSink())
+        // docs/kurento.md#cluster: one pipeline per room for every node.
+        if let cluster, let kurento = configuration.media as? KurentoMediaBackend { kurento.share(with: cluster) }
     }
 
     /// Serves one connection until it ends (Kurento conventions, docs/wire-protocol.md#kurento-conventions). Call it

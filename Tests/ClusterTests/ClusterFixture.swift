@@ -20,7 +20,9 @@ struct Cluster {
     let nodes: [RoomServer]
 
     /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout: four of them, at least 3 s).
-    static func start(nodes count: Int, heartbeats: [Duration] = []) async throws -> Cluster {
+    /// `media(i)` is node i's media backend (default: simulated).
+    static func start(nodes count: Int, heartbeats: [Duration] = [],
+                      media: (Int) -> any MediaBackend = { _ in SimulatedMediaBackend() }) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
         var nodes: [RoomServer] = []
@@ -30,7 +32,7 @@ struct Cluster {
                 redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
                 nodeTimeout: max(heartbeat * 4, .seconds(3)) * deadlineScale,
                 timeout: .seconds(2) * deadlineScale)
-            nodes.append(try await RoomServer.start(.init(cluster: cluster)))
+            nodes.append(try await RoomServer.start(.init(media: media(index), cluster: cluster)))
         }
         return Cluster(redis: redis, nodes: nodes)
     }
@@ -98,5 +100,14 @@ final class Member: Sendable {
         let media = PeerManager()
         let offer = try await media.generateOffer(for: name, media: .audioVideo(direction: .sendonly))
         _ = try await client.publishVideo(sdpOffer: offer)
+    }
+
+    /// Subscribes to `publisher` with a receive-only offer from PeerManager; returns the answer.
+    @discardableResult
+    func subscribe(to publisher: String) async throws -> String {
+        let media = PeerManager()
+        let offer = try await media.generateOffer(for: publisher, media: .audioVideo(direction: .recvonly))
+        return try await client.receiveVideo(from: Peer(identifier: publisher, streams: [RoomNaming.defaultStreamId]),
+                                             sdpOffer: offer)
     }
 }
