@@ -82,6 +82,8 @@ final class TreeRegistry: Sendable {
             guard tree.owner == session.id else { throw TreeError.notOwner("Tree '\(id)'") }
             guard tree.source == nil else { throw TreeError.existingSource(id) }
             tree.source = .creating
+            // The outbox exists before the backend answers: a media server's candidates may come first.
+            queue([], to: session)
         }
     }
 
@@ -123,6 +125,7 @@ final class TreeRegistry: Sendable {
             let sinkId = UUID().uuidString.lowercased()
             tree.sinks[sinkId] = Sink(owner: session.id, phase: .creating)
             tree.sinkOrder.append(sinkId)
+            queue([], to: session)
             return sinkId
         }
     }
