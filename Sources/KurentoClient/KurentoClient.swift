@@ -21,7 +21,7 @@ import SignalingSupport
 ///   objects until its garbage collector finds the session unused, 240–480 s by default); a 40007 refusal means KMS
 ///   restarted or collected them: ``KurentoConnectionEvent/sessionLost(_:)``, and a new session follows.
 /// - **Objects** are addressed by their KMS id (``MediaPipeline/init(id:client:)``), so an object another process
-///   created can be used as well. ``MediaObject/release()`` of a pipeline releases its elements.
+///   created can be used as well. ``MediaObject/release(timeout:)`` of a pipeline releases its elements.
 /// - **Events** (``KurentoEvent``) arrive as ``KurentoEventStream``s or handlers; the wire subscription is made
 ///   once per object and event, and ends with the object.
 /// - **Requests** complete exactly once: with KMS's value, a ``KurentoError/server(code:message:type:)``, a
