@@ -37,7 +37,8 @@ final class TreeRegistry: Sendable {
     }
 
     let state = LockedValue([String: Tree]())
-    /// The outboxes, by session id: made when a session's endpoint is created, forgotten when the session ends.
+    /// The outboxes, by session id: made when a session reserves an endpoint (a media server may find candidates
+    /// while the endpoint is created, ``deliverFound(_:of:)``), forgotten when the session ends.
     let outboxes = LockedValue([String: SessionOutbox]())
     private let limits: RoomServerLimits
 
@@ -82,6 +83,7 @@ final class TreeRegistry: Sendable {
             guard tree.owner == session.id else { throw TreeError.notOwner("Tree '\(id)'") }
             guard tree.source == nil else { throw TreeError.existingSource(id) }
             tree.source = .creating
+            queue([], to: session)
         }
     }
 
@@ -123,6 +125,7 @@ final class TreeRegistry: Sendable {
             let sinkId = UUID().uuidString.lowercased()
             tree.sinks[sinkId] = Sink(owner: session.id, phase: .creating)
             tree.sinkOrder.append(sinkId)
+            queue([], to: session)
             return sinkId
         }
     }
@@ -140,7 +143,7 @@ final class TreeRegistry: Sendable {
     }
 
     /// Queues `notifications` in the outbox of `session`, made if it has none (also for none: candidates a media
-    /// server finds later go there). Called under the trees' lock, so a session that ended (``endSession(_:)`` takes
+    /// server finds while the endpoint is created, or later, go there). Called under the trees' lock, so a session that ended (``endSession(_:)`` takes
     /// it too) never gets an outbox again.
     private func queue(_ notifications: [TreeNotification], to session: ServerSession) {
         outboxes.withLock { outboxes in
