@@ -353,12 +353,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // The metrics (docs/operations.md#metrics): an in-process RoomServer with a Prometheus registry of its own,
-        // scraped after scripted sessions.
+        // scraped after scripted sessions; with Kurento Media Server (the double), KurentoClient's too.
         .testTarget(
             name: "MetricsTests",
             dependencies: [
                 "RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
-                "SignalingSupport", "TestSupport",
+                "SignalingSupport", "TestSupport", "KurentoClient",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict

@@ -32,6 +32,9 @@ public import CoreMetrics
 /// | `signaling_cluster_redis_round_trip_seconds` | histogram | | each Redis command or transaction of a cluster node |
 /// | `signaling_cluster_events_total` | counter | `direction`, `type` | cluster events `sent` and `received`, by kind |
 /// | `signaling_cluster_redis_outages_total` | counter | | times a cluster node lost its Redis subscription |
+/// | `kurento_request_duration_seconds` | histogram | `kms` | a `KurentoClient`'s requests to Kurento Media Server, from the send to KMS's answer (a pipelined batch is one sample) |
+/// | `kurento_objects` | gauge | `kms` | media objects a `KurentoClient` created at that KMS and has not released |
+/// | `kurento_errors_total` | counter | `kms`, `kind` | KMS failures: `reply` (an error answer), `timeout`, `event` (an `Error` event), `session` (a lost session) |
 ///
 /// `method` is a method registered on the server, a built-in (`ping`, `connect`, `closeSession`), `unknown` for
 /// any other name (so that garbage never makes a new series) or `invalid` for what was not a request at all
@@ -61,7 +64,8 @@ public struct SignalingMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .seconds(1), .milliseconds(2500), .seconds(10), .seconds(30),
     ]
 
-    /// The metric names of the table above (the cluster's are in `RoomCluster`'s `ClusterMetrics`).
+    /// The metric names of the table above (the cluster's are in `RoomCluster`'s `ClusterMetrics`, the Kurento
+    /// client's in `KurentoClient.MetricName`).
     public enum Name {
         /// Gauge: connections being served.
         public static let connections = "signaling_connections"

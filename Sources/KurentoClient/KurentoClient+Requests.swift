@@ -178,17 +178,15 @@ extension KurentoClient {
 
     /// Records an object this client created.
     func created(_ id: String, type: String) {
-        let count = state.withLock { s -> Int in
-            s.objects[id] = type
-            return s.objects.count
-        }
-        metrics?.objects.record(count)
+        let added = state.withLock { s in s.objects.updateValue(type, forKey: id) == nil }
+        if added { metrics?.objectsChanged(by: 1) }
     }
 
     /// Forgets `object` (and a pipeline's elements) and ends the subscriptions to them.
     func released(_ object: String) {
         let prefix = object + "/"
-        let (count, handlers) = state.withLock { s -> (Int, [EventHandler]) in
+        let (removed, handlers) = state.withLock { s -> (Int, [EventHandler]) in
+            let before = s.objects.count
             s.objects = s.objects.filter { $0.key != object && !$0.key.hasPrefix(prefix) }
             let gone = s.subscriptions.keys.filter { $0.object == object || $0.object.hasPrefix(prefix) }
             var handlers: [EventHandler] = []
@@ -200,9 +198,9 @@ extension KurentoClient {
                         type: "MEDIA_OBJECT_NOT_FOUND")))
                 }
             }
-            return (s.objects.count, handlers)
+            return (before - s.objects.count, handlers)
         }
-        metrics?.objects.record(count)
+        metrics?.objectsChanged(by: -removed)
         for handler in handlers { handler.end(nil) }
     }
 

@@ -83,16 +83,16 @@ extension KurentoClient {
     /// Forgets the session and everything in it: objects, and subscriptions (each local subscriber ends with
     /// `error`). Publishes `event` when there was a session to lose.
     func lose(_ error: KurentoError, publishing event: KurentoConnectionEvent) {
-        let (hadSession, handlers) = state.withLock { s -> (Bool, [EventHandler]) in
-            let hadSession = s.sessionId != nil
+        let (hadSession, lost, handlers) = state.withLock { s -> (Bool, Int, [EventHandler]) in
+            let hadSession = s.sessionId != nil, lost = s.objects.count
             let handlers = s.subscriptions.values.flatMap { Array($0.handlers.values) }
             for subscription in s.subscriptions.values { subscription.confirmation.fulfill(.failure(error)) }
             s.sessionId = nil
             s.subscriptions = [:]
             s.objects = [:]
-            return (hadSession, handlers)
+            return (hadSession, lost, handlers)
         }
-        metrics?.objects.record(0)
+        metrics?.objectsChanged(by: -lost)
         if hadSession, case .sessionLost = event { metrics?.errors[.session]?.increment() }
         for handler in handlers { handler.end(error) }
         if hadSession { publish(event) }

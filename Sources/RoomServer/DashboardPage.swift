@@ -2,8 +2,10 @@
 /// served on `GET /dashboard` when an admin token is configured.
 ///
 /// The page reads the admin token from its own URL (`/dashboard?token=…`), opens `ws(s)://<host>/admin?token=…`,
-/// calls `subscribeRooms` and renders each snapshot (the answer, then every `roomsChanged`) as one table per room:
-/// participants, their streams, subscriptions, connection, outbox depth and round-trip time. It shows the
+/// calls `subscribeRooms` and renders each snapshot (the answer, then every `roomsChanged`) as one table per room,
+/// captioned with the room's name and its media server: participants, their streams and subscriptions each with
+/// whether its audio and video flow (a stuck one, published or subscribed but not flowing, marked in red and
+/// counted in the totals), connection, outbox depth and round-trip time. It shows the
 /// connection's state and the time of the last snapshot, and reconnects with backoff (0.5 s doubling to 10 s) when
 /// the socket drops. Names are set as text, never as markup. Without a token it shows how to open it, and nothing
 /// else.
@@ -34,6 +36,17 @@ enum DashboardPage {
   thead th { font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.03em; color: #666; }
   td.number { text-align: right; font-variant-numeric: tabular-nums; }
   .muted { color: #888; }
+  caption .media-server { font-size: 0.85rem; font-weight: normal; color: #666; margin-left: 1rem; }
+  .endpoint { display: block; white-space: nowrap; padding-left: 0.4rem; border-left: 3px solid #8886; }
+  .endpoint + .endpoint { margin-top: 0.2rem; }
+  .endpoint .kinds { display: block; font-size: 0.8rem; color: #666; }
+  .endpoint[data-flow="flowing"] { border-left-color: #1a7f37; }
+  .endpoint[data-flow="partial"] { border-left-color: #9a6700; }
+  .endpoint[data-flow="partial"] .kinds { color: #9a6700; }
+  .endpoint[data-flow="stuck"] { border-left-color: #cf222e; color: #cf222e; font-weight: 600; }
+  .endpoint[data-flow="stuck"] .kinds { color: #cf222e; }
+  tr[data-stuck] { background: #cf222e14; }
+  #stuck { color: #cf222e; font-weight: 600; }
 </style>
 </head>
 <body>
@@ -42,6 +55,7 @@ enum DashboardPage {
   <p>Connection: <strong id="state" data-state="connecting" role="status" aria-live="polite">connecting</strong></p>
   <p>Last update: <time id="updated">never</time></p>
   <p id="totals"></p>
+  <p id="stuck" role="status" hidden></p>
 </header>
 <p id="notice" role="alert" hidden></p>
 <main id="rooms"></main>
@@ -52,6 +66,7 @@ enum DashboardPage {
   const stateElement = document.getElementById("state");
   const updatedElement = document.getElementById("updated");
   const totalsElement = document.getElementById("totals");
+  const stuckElement = document.getElementById("stuck");
   const noticeElement = document.getElementById("notice");
   const roomsElement = document.getElementById("rooms");
   let version = -1, delay = 500, requestId = 0;
@@ -83,16 +98,56 @@ enum DashboardPage {
     return td;
   }
 
+  // What one flow entry ({audio, video}: true, false or null) says: "flowing" (every kind known flows), "partial"
+  // (one flows, another does not), "stuck" (none flows, and one does not or a media server should report it), or
+  // "unknown" (nothing reported, and nothing expected: a simulated backend, a remote participant).
+  function flowState(flow, expected) {
+    const kinds = [flow.audio, flow.video];
+    if (kinds.includes(true)) return kinds.includes(false) ? "partial" : "flowing";
+    return kinds.includes(false) || expected ? "stuck" : "unknown";
+  }
+
+  function kindText(name, flowing) {
+    return name + " " + (flowing === true ? "flowing" : flowing === false ? "not flowing" : "unknown");
+  }
+
+  // One cell listing endpoints (a participant's streams, or the publishers it receives from), each with its flow;
+  // returns how many are stuck.
+  function endpointCell(row, names, flows, expected) {
+    const td = cell(row, names.length ? undefined : "—", names.length ? "" : "muted");
+    let stuck = 0;
+    for (const name of names) {
+      const flow = (flows || {})[name] || {};
+      const state = flowState(flow, expected);
+      if (state === "stuck") stuck += 1;
+      const item = element("span", undefined, "endpoint");
+      item.dataset.endpoint = name;
+      item.dataset.flow = state;
+      item.title = state === "stuck" ? "published or subscribed, but no media flows" : state;
+      item.appendChild(document.createTextNode((state === "stuck" ? "\u26A0 " : "") + name));
+      item.appendChild(element("span", [kindText("audio", flow.audio), kindText("video", flow.video)].join(" · "),
+                               "kinds"));
+      td.appendChild(item);
+    }
+    return stuck;
+  }
+
   function render(snapshot) {
     if (!snapshot || typeof snapshot.version !== "number" || !Array.isArray(snapshot.rooms)) return;
     if (snapshot.version < version) return;  // an older snapshot that arrived late
     version = snapshot.version;
     const clustered = snapshot.node !== null && snapshot.node !== undefined;
     const tables = [];
+    let stuck = 0;
     for (const room of snapshot.rooms) {
       const table = element("table");
       table.dataset.room = room.name;
-      table.appendChild(element("caption", room.name));
+      const mediaServer = room.mediaServer === undefined ? null : room.mediaServer;
+      const caption = element("caption");
+      caption.appendChild(element("span", room.name, "room-name"));
+      caption.appendChild(element("span", "media server: " + (mediaServer === null ? "none" : mediaServer),
+                                  "media-server"));
+      table.appendChild(caption);
       const head = element("thead"), headRow = element("tr");
       const columns = ["Participant"].concat(clustered ? ["Node"] : [],
         ["Publishes", "Receives from", "Connected", "Outbox", "RTT (ms)"]);
@@ -111,10 +166,12 @@ enum DashboardPage {
         name.scope = "row";
         row.appendChild(name);
         if (clustered) cell(row, participant.node + (participant.remote ? " (remote)" : ""));
-        cell(row, participant.streams.length ? participant.streams.join(", ") : "—",
-             participant.streams.length ? "" : "muted");
-        cell(row, participant.subscriptions.length ? participant.subscriptions.join(", ") : "—",
-             participant.subscriptions.length ? "" : "muted");
+        // A media server reports the flow of this node's endpoints: there, an endpoint without flow is stuck.
+        const expected = mediaServer !== null && !participant.remote;
+        const rowStuck = endpointCell(row, participant.streams, participant.streamFlows, expected)
+          + endpointCell(row, participant.subscriptions, participant.subscriptionFlows, expected);
+        if (rowStuck > 0) row.dataset.stuck = String(rowStuck);
+        stuck += rowStuck;
         cell(row, participant.connected === null ? "—" : (participant.connected ? "yes" : "reconnecting"));
         cell(row, participant.outboxDepth === null ? "—" : String(participant.outboxDepth), "number");
         cell(row, participant.rttMilliseconds === null ? "—" : participant.rttMilliseconds.toFixed(2), "number");
@@ -128,6 +185,8 @@ enum DashboardPage {
     const totals = snapshot.totals;
     totalsElement.textContent = [plural(totals.rooms, "room"), plural(totals.participants, "participant"),
       plural(totals.streams, "stream"), plural(totals.subscriptions, "subscription")].join(" · ");
+    stuckElement.textContent = stuck ? "\u26A0 " + stuck + " stuck (published or subscribed, no media flowing)" : "";
+    stuckElement.hidden = stuck === 0;
     updatedElement.dateTime = snapshot.generatedAt;
     updatedElement.textContent = new Date(snapshot.generatedAt).toLocaleTimeString();
   }

@@ -1,25 +1,41 @@
-/// What a ``RoomServer`` holds right now, for operators (docs/operations.md#rooms): every room with its participants,
-/// what each publishes and receives, how far behind its session is, and totals. ``RoomServer/operationsSnapshot()``
+/// What a ``RoomServer`` holds right now, for operators (docs/operations.md#rooms): every room with the media server
+/// that serves it and its participants, what each publishes and receives and whether that media flows, how far
+/// behind its session is, and totals. ``RoomServer/operationsSnapshot()``
 /// takes it, `GET /rooms` serves it as JSON, and the `/admin` subscription sends it after each change.
 ///
 /// It is taken in one piece under the room registry's lock, so it is consistent: a subscription never names a
-/// participant that has already left. It never contains session ids (they are bearer credentials,
+/// participant that has already left. Only ``Room/mediaServer`` is asked of the media backend, just after, outside
+/// that lock (a backend is application code). It never contains session ids (they are bearer credentials,
 /// docs/architecture.md#identity).
 ///
 /// With a cluster, it is this node's view: the rooms that have participants here, their participants on other nodes
 /// listed with ``Participant/node`` and ``Participant/remote``.
 public struct OperationsSnapshot: Codable, Sendable, Hashable {
-    /// One room and its joined participants.
+    /// One room, the media server that serves it, and its joined participants.
     public struct Room: Codable, Sendable, Hashable {
         /// The room's name.
         public var name: String
+        /// The media server that serves the room's media on this node, as the backend names it
+        /// (``MediaBackend/mediaServer(of:)``: with ``KurentoMediaBackend`` the Kurento Media Server's URL); `nil`
+        /// while none does (nobody publishes or receives yet, or the media server was lost) and with a backend that
+        /// has no such notion (``SimulatedMediaBackend``).
+        public var mediaServer: String?
         /// Its participants: this node's in join order, then those of other nodes by name.
         public var participants: [Participant]
 
         /// Creates a room entry.
-        public init(name: String, participants: [Participant]) {
+        public init(name: String, mediaServer: String? = nil, participants: [Participant]) {
             self.name = name
+            self.mediaServer = mediaServer
             self.participants = participants
+        }
+
+        /// Encodes every member, ``mediaServer`` as `null` when there is none.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(mediaServer, forKey: .mediaServer)
+            try container.encode(participants, forKey: .participants)
         }
     }
 
@@ -45,11 +61,18 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
         /// The round-trip time of its connection in milliseconds, as the transport last measured it; `nil` when
         /// unknown (not measured yet, no connection, a remote participant).
         public var rttMilliseconds: Double?
+        /// Whether media flows into the media server on each of its ``streams``, by stream id: one entry per
+        /// stream (all unknown for a remote participant, whose media another node holds).
+        public var streamFlows: [String: Flow]
+        /// Whether media flows from the media server to it on each of its ``subscriptions``, by publisher name: one
+        /// entry per subscription.
+        public var subscriptionFlows: [String: Flow]
 
         /// Creates a participant entry.
         public init(name: String, node: String? = nil, remote: Bool = false, streams: [String] = [],
                     subscriptions: [String] = [], connected: Bool? = nil, outboxDepth: Int? = nil,
-                    rttMilliseconds: Double? = nil) {
+                    rttMilliseconds: Double? = nil, streamFlows: [String: Flow] = [:],
+                    subscriptionFlows: [String: Flow] = [:]) {
             self.name = name
             self.node = node
             self.remote = remote
@@ -58,6 +81,8 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
             self.connected = connected
             self.outboxDepth = outboxDepth
             self.rttMilliseconds = rttMilliseconds
+            self.streamFlows = streamFlows
+            self.subscriptionFlows = subscriptionFlows
         }
 
         /// Encodes every member, unknown ones as `null` (a reader sees the same keys for every participant).
@@ -71,6 +96,8 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
             try container.encode(connected, forKey: .connected)
             try container.encode(outboxDepth, forKey: .outboxDepth)
             try container.encode(rttMilliseconds, forKey: .rttMilliseconds)
+            try container.encode(streamFlows, forKey: .streamFlows)
+            try container.encode(subscriptionFlows, forKey: .subscriptionFlows)
         }
     }
 
@@ -96,8 +123,8 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
 
     /// When it was taken: UTC, RFC 3339 with milliseconds, e.g. `2025-01-31T12:00:00.000Z`.
     public var generatedAt: String
-    /// Counts up with every change of the rooms (a join, a departure, a stream, a subscription), so a reader can
-    /// drop a snapshot older than the one it shows.
+    /// Counts up with every change of the rooms (a join, a departure, a stream, a subscription, a media flow), so a
+    /// reader can drop a snapshot older than the one it shows.
     public var version: UInt64
     /// This node's name in the cluster; `nil` without a cluster.
     public var node: String?

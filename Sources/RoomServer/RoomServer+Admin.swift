@@ -25,10 +25,23 @@ extension RoomServer {
     public static let roomsChangedNotification = AdminFeed.notification
 
     /// The rooms as operators see them, taken now in one piece under the registry's lock: every room, its
-    /// participants with their streams, subscriptions, outbox depth and round-trip time, and totals. Never a
-    /// session id. `GET /rooms` serves it as JSON (docs/operations.md#rooms).
+    /// participants with their streams, subscriptions and the media flow on each, outbox depth and round-trip
+    /// time, and totals; then, outside that lock, the media server of each room (``MediaBackend/mediaServer(of:)``).
+    /// Never a session id. `GET /rooms` serves it as JSON (docs/operations.md#rooms).
     public func operationsSnapshot() -> OperationsSnapshot {
-        registry.operationsSnapshot(node: cluster?.configuration.nodeID, generatedAt: Self.timestamp())
+        Self.operationsSnapshot(registry, media: media, node: cluster?.configuration.nodeID)
+    }
+
+    /// The snapshot of `registry`, each room with the media server `media` says serves it. The backend is asked
+    /// after the registry's lock is released: it is application code, and may take a lock of its own.
+    static func operationsSnapshot(_ registry: RoomRegistry, media: any MediaBackend, node: String?)
+        -> OperationsSnapshot
+    {
+        var snapshot = registry.operationsSnapshot(node: node, generatedAt: timestamp())
+        for index in snapshot.rooms.indices {
+            snapshot.rooms[index].mediaServer = media.mediaServer(of: .room(snapshot.rooms[index].name))
+        }
+        return snapshot
     }
 
     /// Serves one admin connection until it ends: what ``start(_:)`` does for an upgrade to ``adminPath`` that

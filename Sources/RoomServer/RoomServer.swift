@@ -55,7 +55,8 @@ public final class RoomServer: Sendable {
     init(configuration: Configuration, listener: RoomListener?) {
         self.configuration = configuration
         self.listener = listener
-        media = OffLoopMediaBackend(backend: configuration.media)
+        let media = OffLoopMediaBackend(backend: configuration.media)
+        self.media = media
         let rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
@@ -74,7 +75,7 @@ public final class RoomServer: Sendable {
         let node = cluster?.configuration.nodeID
         let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
                                   refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {
-            registry.operationsSnapshot(node: node, generatedAt: Self.timestamp())
+            Self.operationsSnapshot(registry, media: media, node: node)
         }
         self.adminFeed = adminFeed
         registry.changes.observe { [weak adminFeed] in adminFeed?.changed() }

@@ -37,7 +37,8 @@ final class TreeRegistry: Sendable {
     }
 
     let state = LockedValue([String: Tree]())
-    /// The outboxes, by session id: made when a session's endpoint is created, forgotten when the session ends.
+    /// The outboxes, by session id: made when a session reserves an endpoint (a media server may find candidates
+    /// while the endpoint is created, ``deliverFound(_:of:)``), forgotten when the session ends.
     let outboxes = LockedValue([String: SessionOutbox]())
     private let limits: RoomServerLimits
 
@@ -143,7 +144,7 @@ final class TreeRegistry: Sendable {
     }
 
     /// Queues `notifications` in the outbox of `session`, made if it has none (also for none: candidates a media
-    /// server finds later go there). Called under the trees' lock, so a session that ended (``endSession(_:)`` takes
+    /// server finds while the endpoint is created, or later, go there). Called under the trees' lock, so a session that ended (``endSession(_:)`` takes
     /// it too) never gets an outbox again.
     private func queue(_ notifications: [TreeNotification], to session: ServerSession) {
         outboxes.withLock { outboxes in

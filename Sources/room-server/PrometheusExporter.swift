@@ -1,5 +1,6 @@
 import CoreMetrics
 import JSONRPC
+import KurentoClient
 import Prometheus
 
 /// The process's metrics in Prometheus form (docs/operations.md#metrics): one registry, the swift-metrics factory
@@ -15,10 +16,13 @@ struct PrometheusExporter: Sendable {
     /// Every metric of the process.
     let registry = PrometheusCollectorRegistry()
 
-    /// The factory over ``registry``: request latencies get buckets from 100 µs to 30 s.
+    /// The factory over ``registry``: request latencies, the server's and Kurento Media Server's, get buckets from
+    /// 250 µs to 30 s (``SignalingMetrics/requestDurationBuckets``).
     var factory: PrometheusMetricsFactory {
         var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[SignalingMetrics.Name.requestDuration] = SignalingMetrics.requestDurationBuckets
+        for name in [SignalingMetrics.Name.requestDuration, KurentoClient.MetricName.requestDuration] {
+            factory.durationHistogramBuckets[name] = SignalingMetrics.requestDurationBuckets
+        }
         return factory
     }
 

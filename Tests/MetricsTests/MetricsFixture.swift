@@ -1,4 +1,5 @@
 import JSONRPC
+import KurentoClient
 import Prometheus
 import RoomClient
 import RoomServer
@@ -13,7 +14,9 @@ struct MetricsFixture {
 
     var metrics: SignalingMetrics {
         var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[SignalingMetrics.Name.requestDuration] = SignalingMetrics.requestDurationBuckets
+        for name in [SignalingMetrics.Name.requestDuration, KurentoClient.MetricName.requestDuration] {
+            factory.durationHistogramBuckets[name] = SignalingMetrics.requestDurationBuckets
+        }
         return SignalingMetrics(factory: factory)
     }
 

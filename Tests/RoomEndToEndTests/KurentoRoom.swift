@@ -13,14 +13,15 @@ struct KurentoRoom {
     let backend: KurentoMediaBackend
     let server: RoomServer
 
-    static func start(timeout: Duration = .seconds(5), reconnectionWindow: Duration = .seconds(10))
-        async throws -> KurentoRoom
+    static func start(timeout: Duration = .seconds(5), reconnectionWindow: Duration = .seconds(10),
+                      operations: OperationsConfiguration = .init()) async throws -> KurentoRoom
     {
         let kms = try KurentoMediaServerDouble()
         let backend = KurentoMediaBackend(configuration: .init(
             urls: [kms.url], timeout: timeout, client: .init(lateAnswerWindow: .seconds(20), heartbeat: nil),
             reconnectInterval: .milliseconds(100)))
-        let server = try await RoomServer.start(.init(media: backend, reconnectionWindow: reconnectionWindow))
+        let server = try await RoomServer.start(.init(media: backend, reconnectionWindow: reconnectionWindow,
+                                                      operations: operations))
         return KurentoRoom(kms: kms, backend: backend, server: server)
     }
 

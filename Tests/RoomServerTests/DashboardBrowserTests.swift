@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 
 /// docs/operations.md#dashboard in a real browser: headless Chromium, driven through the DevTools protocol by
-/// `Witness/dashboard_cdp.py`, loads `/dashboard?token=…` from an in-process server and follows its rooms live.
+/// `Witness/dashboard_cdp.py`, loads `/dashboard?token=…` from an in-process server and follows its rooms live
+/// (with Kurento Media Server: `DashboardBrowserTests+Kurento.swift`).
 /// Skips with a message when chromium or python3's `websockets` is missing (`make deps` installs both); fails then
 /// under `CI=true` (docs/testing.md#witnesses).
 @Suite struct DashboardBrowserTests {
@@ -27,11 +28,9 @@ import TestSupport
             Issue.record("CI=true: \(missing)")
             return
         }
-        // Given a server with an admin token, and alice publishing in "demo"
+        // Given a server with an admin token and the simulated media, and alice publishing in "demo"
         let token = "dash-" + UUID().uuidString
-        let server = try await RoomServer.start(.init(operations: .init(
-            adminToken: token, snapshotInterval: .milliseconds(50), snapshotRefresh: .milliseconds(200),
-            rttProbeInterval: .milliseconds(100))))
+        let server = try await RoomServer.start(.init(operations: Self.operations(token)))
         let offer = try WebSocketRoomTests.chromeOffer()
         let alice = RoomClient(room: Room(username: "alice", roomName: "demo", url: server.url))
         try await alice.connect()
@@ -39,17 +38,14 @@ import TestSupport
         _ = try await alice.publishVideo(sdpOffer: offer)
 
         // When Chromium opens the dashboard with the token in its URL
-        let page = String(server.url.dropLast("/room".count)).replacingOccurrences(of: "ws://", with: "http://")
-            + "/dashboard?token=" + token
-        let profile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("dashboard-chromium-\(UUID().uuidString)").path
-        let browser = try PythonSession(script: Self.witness, arguments: [Chromium.executable!, page, profile])
+        let browser = try await Self.openDashboard(server, token: token)
         defer { browser.terminate() }
-        try await Self.expectLine(browser, "ready", "the page to load")
 
-        // Then it shows the room, alice and her stream, live
-        try await Self.expect(browser, ["state": "live", "rooms": ["demo": [
-            "participants": ["alice"], "cells": ["alice": ["webcam"]]]]], "alice in demo")
+        // Then it shows the room, without a media server, alice and her stream, whose flow nobody reports: unknown,
+        // not stuck
+        try await Self.expect(browser, ["state": "live", "stuck": 0, "rooms": ["demo": [
+            "mediaServer": "none", "participants": ["alice"], "cells": ["alice": ["webcam"]],
+            "flows": ["alice": ["webcam": "unknown"]]]]], "alice in demo")
 
         // When bob joins and receives alice's stream, the page shows him, receiving from alice, and (refreshed) both
         // connections' round-trip times
@@ -57,22 +53,10 @@ import TestSupport
         try await bob.connect()
         let peers = try await bob.join()
         _ = try await bob.receiveVideo(from: try #require(peers.first { $0.identifier == "alice" }), sdpOffer: offer)
-        try await Self.expect(browser, ["state": "live", "rooms": ["demo": [
-            "participants": ["alice", "bob"], "cells": ["alice": ["webcam"], "bob": ["alice"]]]]], "bob in demo")
+        try await Self.expect(browser, ["state": "live", "stuck": 0, "rooms": ["demo": [
+            "participants": ["alice", "bob"], "cells": ["alice": ["webcam"], "bob": ["alice"]],
+            "flows": ["bob": ["alice": "unknown"]]]]], "bob in demo")
         try await Self.expect(browser, ["rooms": ["demo": ["measured": ["alice", "bob"]]]], "the RTTs")
-
-        // (The screenshot: the build directory, and the README's copy.)
-        try FileManager.default.createDirectory(at: Self.screenshot.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
-        try browser.send("screenshot " + Self.screenshot.path)
-        try await Self.expectLine(browser, "ok", "the screenshot")
-        print("dashboard screenshot: \(Self.screenshot.path)")
-        if ProcessInfo.processInfo.environment["KS_UPDATE_SCREENSHOTS"] == "1"
-            || !FileManager.default.fileExists(atPath: Self.readmeScreenshot.path) {
-            _ = try? FileManager.default.removeItem(at: Self.readmeScreenshot)
-            try FileManager.default.copyItem(at: Self.screenshot, to: Self.readmeScreenshot)
-            print("dashboard screenshot copied to \(Self.readmeScreenshot.path)")
-        }
 
         // When bob leaves, he disappears; when alice leaves too, so does the room
         try await bob.leave()
@@ -85,6 +69,44 @@ import TestSupport
         await alice.disconnect()
         await bob.disconnect()
         await server.shutdown()
+    }
+
+    /// The operations settings of these tests: `token`, and snapshots and RTT probes often enough to see them soon.
+    static func operations(_ token: String) -> OperationsConfiguration {
+        OperationsConfiguration(adminToken: token, snapshotInterval: .milliseconds(50),
+                                snapshotRefresh: .milliseconds(200), rttProbeInterval: .milliseconds(100))
+    }
+
+    /// Starts the witness on `server`'s `/dashboard?token=…` and waits until the page has loaded.
+    static func openDashboard(_ server: RoomServer, token: String) async throws -> PythonSession {
+        let page = String(server.url.dropLast("/room".count)).replacingOccurrences(of: "ws://", with: "http://")
+            + "/dashboard?token=" + token
+        let profile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dashboard-chromium-\(UUID().uuidString)").path
+        let browser = try PythonSession(script: witness, arguments: [Chromium.executable!, page, profile])
+        do {
+            try await expectLine(browser, "ready", "the page to load")
+        } catch {
+            browser.terminate()
+            throw error
+        }
+        return browser
+    }
+
+    /// Has the witness take a screenshot to ``screenshot``, and copies it to ``readmeScreenshot`` when that is
+    /// missing or `KS_UPDATE_SCREENSHOTS=1`.
+    static func takeScreenshot(_ browser: PythonSession) async throws {
+        try FileManager.default.createDirectory(at: screenshot.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        try browser.send("screenshot " + screenshot.path)
+        try await expectLine(browser, "ok", "the screenshot")
+        print("dashboard screenshot: \(screenshot.path)")
+        if ProcessInfo.processInfo.environment["KS_UPDATE_SCREENSHOTS"] == "1"
+            || !FileManager.default.fileExists(atPath: readmeScreenshot.path) {
+            _ = try? FileManager.default.removeItem(at: readmeScreenshot)
+            try FileManager.default.copyItem(at: screenshot, to: readmeScreenshot)
+            print("dashboard screenshot copied to \(readmeScreenshot.path)")
+        }
     }
 
     /// Asks the witness to wait for `expectation` (its own deadline) and records an issue if it did not come.

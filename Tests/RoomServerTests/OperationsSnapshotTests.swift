@@ -1,5 +1,7 @@
 import JSONRPC
+import RoomProtocol
 @testable import RoomServer
+import SDP
 import SignalingSupport
 import Testing
 import TestSupport
@@ -65,6 +67,79 @@ import TestSupport
         #expect(participants[0].connected == false)
         #expect(participants[0].outboxDepth == 1)
         #expect(participants[1].outboxDepth == 0)
+    }
+
+    @Test func simulatedMediaShowsNoMediaServerAndUnknownFlows() async throws {
+        // Given alice publishing and bob receiving her, through the simulated media, which reports no flow
+        let server = RoomServer(configuration: .init(media: SimulatedMediaBackend()))
+        let alice = RoomPeer.connected(to: server), bob = RoomPeer.connected(to: server)
+        try await alice.join("alice", "demo")
+        try await alice.result("publishVideo", ["sdpOffer": .string(try await MediaOffers.client(.sendonly)),
+                                                "doLoopback": false])
+        try await bob.join("bob", "demo")
+        try await bob.result("receiveVideoFrom",
+                             ["sender": "alice_webcam", "sdpOffer": .string(try await MediaOffers.client(.recvonly))])
+
+        // Then the room has no media server, and each stream and subscription has a flow entry, all unknown
+        let snapshot = server.operationsSnapshot()
+        let room = try #require(snapshot.rooms.first)
+        #expect(room.mediaServer == nil)
+        #expect(room.participants.map(\.streamFlows) == [["webcam": .init()], [:]])
+        #expect(room.participants.map(\.subscriptionFlows) == [[:], ["alice": .init()]])
+
+        // And the JSON says so with nulls, every member present
+        let json = try JSONValue(encoding: snapshot)
+        #expect(json["rooms"]?[0]?["mediaServer"] == .null)
+        let participants = try #require(json["rooms"]?[0]?["participants"]?.arrayValue)
+        #expect(participants.map { $0["streamFlows"] } == [["webcam": ["audio": nil, "video": nil]], [:]])
+        #expect(participants.map { $0["subscriptionFlows"] } == [[:], ["alice": ["audio": nil, "video": nil]]])
+    }
+
+    @Test func flowReportsShowPerEndpointAndGoWithTheEndpoint() async throws {
+        // Given alice publishing and bob receiving her, through a backend that names its media server
+        let backend = TestMediaBackend()
+        backend.servedBy.withLock { $0 = "ws://kms-1:8888/kurento" }
+        let server = RoomServer(configuration: .init(media: backend))
+        let alice = RoomPeer.connected(to: server), bob = RoomPeer.connected(to: server)
+        try await alice.join("alice", "demo")
+        try await alice.result("publishVideo", ["sdpOffer": "offer", "doLoopback": false])
+        try await bob.join("bob", "demo")
+        try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": "offer"])
+        let publisher = MediaEndpointID(room: "demo", owner: "alice", endpoint: .publisher)
+        let subscription = MediaEndpointID(room: "demo", owner: "bob", endpoint: .subscriber(to: "alice"))
+        let before = server.operationsSnapshot()
+        #expect(before.rooms.first?.mediaServer == "ws://kms-1:8888/kurento")
+
+        // When the backend reports her audio and video flowing in, his video flowing out and his audio stopped (and
+        // a flow the other way, and one of a kind the snapshot does not show, which change nothing it shows)
+        backend.report(.flow(publisher, MediaFlow(direction: .inbound, kind: "audio", flowing: true)))
+        backend.report(.flow(publisher, MediaFlow(direction: .inbound, kind: "video", flowing: true)))
+        backend.report(.flow(publisher, MediaFlow(direction: .outbound, kind: "video", flowing: false)))
+        backend.report(.flow(subscription, MediaFlow(direction: .outbound, kind: "video", flowing: true)))
+        backend.report(.flow(subscription, MediaFlow(direction: .outbound, kind: "audio", flowing: false)))
+        backend.report(.flow(subscription, MediaFlow(direction: .outbound, kind: "data", flowing: true)))
+
+        // Then the snapshot shows each, and counted as changes
+        let flowing = server.operationsSnapshot()
+        let participants = try #require(flowing.rooms.first?.participants)
+        #expect(participants[0].streamFlows == ["webcam": .init(audio: true, video: true)])
+        #expect(participants[1].subscriptionFlows == ["alice": .init(audio: false, video: true)])
+        #expect(flowing.version > before.version)
+
+        // When alice unpublishes, her stream and his subscription go, their flows with them; a late report of the
+        // released subscription changes nothing
+        try await alice.result("unpublishVideo")
+        backend.report(.flow(subscription, MediaFlow(direction: .outbound, kind: "video", flowing: false)))
+        let after = try #require(server.operationsSnapshot().rooms.first?.participants)
+        #expect(after.map(\.streamFlows) == [[:], [:]])
+        #expect(after.map(\.subscriptionFlows) == [[:], [:]])
+
+        // And when she publishes and he subscribes again, their flows start unknown
+        try await alice.result("publishVideo", ["sdpOffer": "offer", "doLoopback": false])
+        try await bob.result("receiveVideoFrom", ["sender": "alice_webcam", "sdpOffer": "offer"])
+        let again = try #require(server.operationsSnapshot().rooms.first?.participants)
+        #expect(again[0].streamFlows == ["webcam": .init()])
+        #expect(again[1].subscriptionFlows == ["alice": .init()])
     }
 
     @Test func emptyServerHasNoRooms() {

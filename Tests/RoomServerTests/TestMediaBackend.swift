@@ -4,7 +4,8 @@ import SignalingSupport
 
 /// A TEST DOUBLE of ``MediaBackend``: its "answers" are marker strings, not SDP, and it records what the server
 /// asked of it. It can hold `create…` calls until the test opens ``gate``, to send candidates while a publish
-/// or receive is in flight. Production answers come from PeerManager's answer builder, not from here.
+/// or receive is in flight, and ``report(_:)`` what a media server reports after the fact (media flow, failures).
+/// Production answers come from PeerManager's answer builder, not from here.
 final class TestMediaBackend: MediaBackend {
     struct Record: Sendable {
         var created: [MediaEndpointID] = []
@@ -13,6 +14,9 @@ final class TestMediaBackend: MediaBackend {
         var loopbacks: [Bool] = []
     }
     let record = LockedValue(Record())
+    /// What ``mediaServer(of:)`` answers, for every scope.
+    let servedBy = LockedValue<String?>(nil)
+    private let sinks = MediaEventSinks()
     /// How many server candidates each `create…` call answers with: ``serverCandidate``, then the same on the
     /// next ports.
     let candidatesPerEndpoint: Int
@@ -85,4 +89,11 @@ final class TestMediaBackend: MediaBackend {
     func release(_ endpoint: MediaEndpointID) async {
         record.withLock { $0.released.append(endpoint) }
     }
+
+    func attach(_ sink: MediaEventSink) { sinks.attach(sink) }
+
+    func mediaServer(of scope: MediaScope) -> String? { servedBy.withLock { $0 } }
+
+    /// Reports `event` to the servers that use this backend, as a media server would after the fact.
+    func report(_ event: MediaEvent) { sinks.report(event) }
 }

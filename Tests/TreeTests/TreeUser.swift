@@ -85,6 +85,11 @@ final class TreeUser: Sendable {
         return Array(events[..<events.firstIndex { Self.candidate(in: $0, for: marker, of: tree) != nil }!])
     }
 
+    /// Waits until an event matching `matches` has arrived (at any time so far).
+    func waitForEvent(_ what: String, _ matches: @escaping @Sendable (TreeEvent) -> Bool) async throws {
+        try await waitUntil(what) { [inbox] in inbox.value.events.contains(where: matches) }
+    }
+
     private static func candidate(in event: TreeEvent, for endpoint: TreeEndpoint, of tree: String) -> IceCandidate? {
         guard case .iceCandidate(let candidate, tree, endpoint) = event else { return nil }
         return candidate

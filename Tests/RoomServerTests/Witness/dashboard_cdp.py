@@ -13,6 +13,10 @@ the Chrome DevTools Protocol (Python `websockets`). The Swift test speaks to it 
                               state, and for each room listed exactly these participant rows in this order, whose
                               row text contains each of the given strings. A room mapped to null must be absent.
                               "measured": ["alice"] in a room: those rows show a number as their RTT (last cell).
+                              "mediaServer": "ws://…" (or "none") in a room: its caption names that media server.
+                              "flows": {"bob": {"alice": "stuck"}} in a room: the row's endpoint item (a stream or a
+                              publisher received from) shows that flow state ("flowing", "partial", "stuck",
+                              "unknown"; null: not shown at all). Top-level "stuck": N: the page counts N stuck endpoints (0: none shown).
   screenshot <path>        -> Page.captureScreenshot as PNG to <path>, then "ok <path>"
   quit                     -> closes the browser and exits 0
 
@@ -38,14 +42,18 @@ JSON.stringify({
   state: (document.getElementById("state") || {dataset: {}}).dataset.state || null,
   stateText: (document.getElementById("state") || {}).textContent || null,
   updated: (document.getElementById("updated") || {}).textContent || null,
+  stuck: (document.getElementById("stuck") || {}).hidden === false ? document.getElementById("stuck").textContent : null,
   rooms: Array.from(document.querySelectorAll("table[data-room]")).map(table => ({
     name: table.dataset.room,
-    caption: (table.querySelector("caption") || {}).textContent || null,
+    caption: (table.querySelector("caption .room-name") || {}).textContent || null,
+    mediaServer: (table.querySelector("caption .media-server") || {}).textContent || null,
     headers: Array.from(table.querySelectorAll("thead th")).map(th => th.textContent),
     participants: Array.from(table.querySelectorAll("tbody tr")).map(row => ({
       name: row.dataset.participant,
       header: (row.querySelector("th") || {}).textContent || null,
-      text: row.innerText
+      text: row.innerText,
+      flows: Object.fromEntries(Array.from(row.querySelectorAll(".endpoint")).map(item =>
+        [item.dataset.endpoint, item.dataset.flow]))
     }))
   }))
 })
@@ -64,6 +72,13 @@ def matches(expectation, dom):
         return "no DOM yet"
     if "state" in expectation and dom["state"] != expectation["state"]:
         return f"connection state is {dom['state']!r}, not {expectation['state']!r}"
+    if "stuck" in expectation:
+        wanted = expectation["stuck"]
+        shown = dom["stuck"]
+        if wanted == 0 and shown is not None:
+            return f"the page shows {shown!r}, not no stuck endpoint"
+        if wanted != 0 and (shown is None or f" {wanted} stuck" not in shown):
+            return f"the page shows {shown!r}, not {wanted} stuck"
     rooms = {room["name"]: room for room in dom["rooms"]}
     for name, wanted in expectation.get("rooms", {}).items():
         room = rooms.get(name)
@@ -75,6 +90,8 @@ def matches(expectation, dom):
             return f"room {name!r} is not shown"
         if room["caption"] != name:
             return f"room {name!r} has caption {room['caption']!r}"
+        if "mediaServer" in wanted and room["mediaServer"] != "media server: " + wanted["mediaServer"]:
+            return f"room {name!r} shows {room['mediaServer']!r}, not the media server {wanted['mediaServer']!r}"
         names = [row["name"] for row in room["participants"]]
         if names != wanted.get("participants", names):
             return f"room {name!r} shows {names}, not {wanted['participants']}"
@@ -84,6 +101,9 @@ def matches(expectation, dom):
             for text in wanted.get("cells", {}).get(row["name"], []):
                 if text not in row["text"]:
                     return f"row {row['name']!r} ({row['text']!r}) does not contain {text!r}"
+            for endpoint, state in wanted.get("flows", {}).get(row["name"], {}).items():
+                if row["flows"].get(endpoint) != state:
+                    return f"row {row['name']!r} shows {endpoint!r} as {row['flows'].get(endpoint)!r}, not {state!r}"
             if row["name"] in wanted.get("measured", []):
                 rtt = row["text"].split("\t")[-1].strip()
                 if not re.fullmatch(r"\d+\.\d+", rtt):
@@ -138,7 +158,7 @@ async def expect_ready(tools):
 
 def main():
     chromium, url, profile = sys.argv[1:4]
-    return run(chromium, profile, lambda tools: session(tools, url))
+    return run(chromium, profile, lambda tools: session(tools, url), height=360)
 
 
 if __name__ == "__main__":
