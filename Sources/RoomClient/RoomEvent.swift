@@ -25,7 +25,7 @@ public enum RoomEvent: Sendable, Hashable {
     case privateMessage(String, from: String)
     /// `mediaError`: the server's description of a media failure, and the endpoint that failed when the server says
     /// (ours do; docs/wire-protocol.md#media-errors): the server has dropped it. With an
-    /// ``RoomClient/Configuration/offerProvider`` the client then publishes again (for ``RoomProtocol/RoomEndpoint/publisher``)
+    /// ``RoomClient/Configuration/offerProvider`` the client then publishes again (for ``/RoomProtocol/RoomEndpoint/publisher``)
     /// or subscribes again (for a subscription whose publisher still publishes); without one it publishes
     /// ``renegotiationNeeded(_:)``. A subscription whose publisher stopped is not restored: its
     /// ``participantPublished(_:)`` says when to subscribe again.
