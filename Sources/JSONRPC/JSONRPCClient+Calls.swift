@@ -142,36 +142,10 @@ extension JSONRPCClient {
         return (id, outcome, text)
     }
 
-    /// Sends `text` for the registered requests `ids`. Connected: inline, so one task's calls leave in order.
-    /// Not connected: the connect-and-send runs on its own, so cancellation and timeouts are not held up by it.
-    /// A failed send completes the requests with the failure.
+    /// Sends `text` for the registered requests `ids` (one request, or a batch): ``dispatchInOrder(_:)`` with one
+    /// message.
     func dispatch(_ text: String, completing ids: [RequestID]) async {
-        let connected = state.withLock { $0.machine.connection != nil }
-        let send: @Sendable () async -> Void = { [weak self] in
-            guard let self else { return }
-            let connection: any MessageConnection
-            do {
-                connection = try await self.connectionForSending()
-            } catch {
-                let failure = error as? RPCError ?? .connectionClosed(nil)
-                for id in ids { self.pending.complete(id, with: .failure(failure)) }
-                return
-            }
-            // While it waited for the connection, the requests may have ended (a fresh session failed them, a timeout,
-            // a cancellation): their callers were told, so the server must not run them now.
-            if !connected, !ids.contains(where: self.pending.contains) { return }
-            do {
-                // Queued without waiting for the write where the connection can: the response completes the call.
-                try connection.enqueue(text)
-            } catch {
-                // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
-                // them; without it, they fail now.
-                if self.configuration.reconnect != .off, error is ConnectionEnd { return }
-                let failure = RPCError.connectionClosed(error as? ConnectionEnd)
-                for id in ids { self.pending.complete(id, with: .failure(failure)) }
-            }
-        }
-        if connected { await send() } else { Task { await send() } }
+        await dispatchInOrder([(text, ids)])
     }
 
     /// Registers the handler of server→client requests for `method` (replacing any previous one). What it returns

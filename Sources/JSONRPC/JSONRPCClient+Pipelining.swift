@@ -32,7 +32,7 @@ extension JSONRPCClient {
         let started = calls.map { startRequest($0.method, params: $0.params, timeout: timeout) }
         let ids = started.map(\.0)
         return await withTaskCancellationHandler {
-            await dispatchInOrder(started.map { ($0.2, $0.0) })
+            await dispatchInOrder(started.map { ($0.2, [$0.0]) })
             var results: [Result<JSONValue, RPCError>] = []
             for request in started { results.append(await request.1.wait()) }
             return results
@@ -41,10 +41,12 @@ extension JSONRPCClient {
         }
     }
 
-    /// Queues `messages` (each the text of the registered request `id`) on one connection, in order, in one step.
-    /// Connected: inline. Not connected: on its own once the connection is there, so that timeouts and cancellation
-    /// are not held up; requests that ended meanwhile are not sent.
-    func dispatchInOrder(_ messages: [(text: String, id: RequestID)]) async {
+    /// Queues `messages` (each the text of the registered requests `ids`: one request, or a batch) on one connection,
+    /// in order, in one step. Connected: inline, so one task's calls leave in order. Not connected: on its own once
+    /// the connection is there, so that cancellation and timeouts are not held up by it; a message whose requests all
+    /// ended meanwhile (a fresh session failed them, a timeout, a cancellation) is not sent, since their callers were
+    /// told. A failed send completes the requests of that message and the ones after it with the failure.
+    func dispatchInOrder(_ messages: [(text: String, ids: [RequestID])]) async {
         let connected = state.withLock { $0.machine.connection != nil }
         let send: @Sendable () async -> Void = { [weak self] in
             guard let self else { return }
@@ -53,17 +55,20 @@ extension JSONRPCClient {
                 connection = try await self.connectionForSending()
             } catch {
                 let failure = error as? RPCError ?? .connectionClosed(nil)
-                for message in messages { self.pending.complete(message.id, with: .failure(failure)) }
+                for id in messages.flatMap(\.ids) { self.pending.complete(id, with: .failure(failure)) }
                 return
             }
-            for (index, message) in messages.enumerated() where self.pending.contains(message.id) {
+            for (index, message) in messages.enumerated() {
+                if !connected, !message.ids.contains(where: self.pending.contains) { continue }
                 do {
+                    // Queued without waiting for the write where the connection can: the response completes the call.
                     try connection.enqueue(message.text)
                 } catch {
-                    // As dispatch: with reconnect on, the drop's handling re-sends or fails what is pending.
+                    // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
+                    // them; without it, they fail now.
                     if self.configuration.reconnect != .off, error is ConnectionEnd { return }
                     let failure = RPCError.connectionClosed(error as? ConnectionEnd)
-                    for rest in messages[index...] { self.pending.complete(rest.id, with: .failure(failure)) }
+                    for id in messages[index...].flatMap(\.ids) { self.pending.complete(id, with: .failure(failure)) }
                     return
                 }
             }

@@ -3,18 +3,18 @@ import SignalingSupport
 /// A value delivered exactly once to any number of waiters: the first ``fulfill(_:)`` wins, later ones are
 /// ignored. This is what makes "every request completes exactly once" hold however many paths race to
 /// complete it (response, timeout, cancel, drop).
-final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case pending([CheckedContinuation<Value, Never>])
         case done(Value)
     }
     private let state = LockedValue(State.pending([]))
 
-    init() {}
+    package init() {}
 
     /// Delivers `value` unless a value was already delivered. Returns whether this call delivered it.
     @discardableResult
-    func fulfill(_ value: Value) -> Bool {
+    package func fulfill(_ value: Value) -> Bool {
         let waiters = state.withLock { s -> [CheckedContinuation<Value, Never>]? in
             guard case .pending(let waiters) = s else { return nil }
             s = .done(value)
@@ -26,10 +26,10 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The delivered value, if any yet.
-    var current: Value? { state.withLock { if case .done(let v) = $0 { v } else { nil } } }
+    package var current: Value? { state.withLock { if case .done(let v) = $0 { v } else { nil } } }
 
     /// Waits for the value.
-    func wait() async -> Value {
+    package func wait() async -> Value {
         // Already fulfilled (a reply that overtook its sender's resumption): no suspension, so no thread hop.
         if let value = current { return value }
         return await withCheckedContinuation { continuation in

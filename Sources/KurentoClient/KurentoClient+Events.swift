@@ -24,7 +24,7 @@ extension KurentoClient {
         let limit = configuration.eventBufferLimit
         let (stream, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(limit))
-        let overflowed = Completion<Void>()
+        let overflowed = OneShot<Void>()
         let handler = EventHandler(
             deliver: { [weak self] data in
                 guard let event = self?.decode(data, as: Event.self) else { return }
@@ -64,7 +64,7 @@ extension KurentoClient {
     struct LocalSubscriber {
         var token: UInt64
         var isFirst: Bool
-        var confirmation: Completion<Result<String, KurentoError>>
+        var confirmation: OneShot<Result<String, KurentoError>>
     }
 
     /// Records KMS's answer to the wire subscription of `key`: its id, or the refusal (every local subscriber of the
@@ -77,7 +77,7 @@ extension KurentoClient {
             return .success(id)
         }
         let (confirmation, ended, orphaned) = state.withLock {
-            s -> (Completion<Result<String, KurentoError>>?, [EventHandler], Bool) in
+            s -> (OneShot<Result<String, KurentoError>>?, [EventHandler], Bool) in
             guard var subscription = s.subscriptions[key] else { return (nil, [], false) }
             switch outcome {
             case .success(let id):

@@ -40,7 +40,7 @@ public final class KurentoClient: Sendable {
     struct WireSubscription: Sendable {
         var id: String?
         var handlers: [UInt64: EventHandler] = [:]
-        let confirmation = Completion<Result<String, KurentoError>>()
+        let confirmation = OneShot<Result<String, KurentoError>>()
     }
 
     struct State {

@@ -19,11 +19,7 @@ extension KurentoMediaServerDouble {
     /// disconnected from it first; an element may feed itself (DOC loopback). Each connection emits
     /// `ElementConnected` from the source.
     func connect(_ sourceID: String, _ params: Any?) throws(RequestFailure) -> Any {
-        let request = try Self.paramsObject(params, "operationParams", required: true)
-        let sinkID = try Self.marshalString(request, "sink")
-        let types = try Self.mediaType(request, required: false).map { [$0] } ?? Self.mediaTypes
-        let sourceDescription = try Self.marshal(request, "sourceMediaDescription", .string, required: false) as? String
-        let sinkDescription = try Self.marshal(request, "sinkMediaDescription", .string, required: false) as? String
+        let (sinkID, types, sourceDescription, sinkDescription) = try Self.linkParams(params)
         try state.withLock { s throws(RequestFailure) in
             guard let sink = s.world.objects[sinkID], sink.isElement else { throw .objectNotFound(sinkID) }
             guard let source = s.world.objects[sourceID], source.pipeline == sink.pipeline else {
@@ -49,11 +45,7 @@ extension KurentoMediaServerDouble {
     /// KMS: MEI `disconnect`: the sink must exist (40101); a pair that is not connected is no error, and
     /// `ElementDisconnected` is emitted either way (the `out_of_range` is swallowed before the event).
     func disconnect(_ sourceID: String, _ params: Any?) throws(RequestFailure) -> Any {
-        let request = try Self.paramsObject(params, "operationParams", required: true)
-        let sinkID = try Self.marshalString(request, "sink")
-        let types = try Self.mediaType(request, required: false).map { [$0] } ?? Self.mediaTypes
-        let sourceDescription = try Self.marshal(request, "sourceMediaDescription", .string, required: false) as? String
-        let sinkDescription = try Self.marshal(request, "sinkMediaDescription", .string, required: false) as? String
+        let (sinkID, types, sourceDescription, sinkDescription) = try Self.linkParams(params)
         try state.withLock { s throws(RequestFailure) in
             guard s.world.objects[sinkID]?.isElement == true else { throw .objectNotFound(sinkID) }
             for type in types {
@@ -83,5 +75,18 @@ extension KurentoMediaServerDouble {
                  "sinkDescription": link.sinkDescription]
             }
         }
+    }
+
+    /// The params `connect` and `disconnect` share (TPL-MARSH): `sink` (required), `mediaType` (all three when absent),
+    /// `sourceMediaDescription`, `sinkMediaDescription`.
+    private static func linkParams(_ params: Any?) throws(RequestFailure)
+        -> (sink: String, types: [String], sourceDescription: String?, sinkDescription: String?)
+    {
+        let request = try paramsObject(params, "operationParams", required: true)
+        let sinkID = try marshalString(request, "sink")
+        let types = try mediaType(request, required: false).map { [$0] } ?? mediaTypes
+        let sourceDescription = try marshal(request, "sourceMediaDescription", .string, required: false) as? String
+        let sinkDescription = try marshal(request, "sinkMediaDescription", .string, required: false) as? String
+        return (sinkID, types, sourceDescription, sinkDescription)
     }
 }

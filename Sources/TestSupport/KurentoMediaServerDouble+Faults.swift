@@ -15,12 +15,7 @@ extension KurentoMediaServerDouble {
                 operationLock.withLock {
                     let sockets = state.withLock { s -> [Socket] in
                         s.world = World(epoch: s.world.epoch + 1, candidatePort: configuration.firstCandidatePort)
-                        defer {
-                            s.sockets = [:]
-                            s.sessionOfSocket = [:]
-                            s.socketOfSession = [:]
-                        }
-                        return Array(s.sockets.values)
+                        return Self.detachSockets(&s)
                     }
                     for socket in sockets { socket.cut() }
                 }
@@ -110,14 +105,17 @@ extension KurentoMediaServerDouble {
     /// Cuts every connection (TCP, no close frame). Sessions, objects and subscriptions stay: a client reconnects
     /// with `connect {sessionId}` within the collector's period.
     public func dropConnections() {
-        let sockets = state.withLock { s -> [Socket] in
-            defer {
-                s.sockets = [:]
-                s.sessionOfSocket = [:]
-                s.socketOfSession = [:]
-            }
-            return Array(s.sockets.values)
-        }
+        let sockets = state.withLock { Self.detachSockets(&$0) }
         for socket in sockets { socket.cut() }
+    }
+
+    /// Forgets every socket and its session pairing; returns the sockets, to cut outside the lock.
+    private static func detachSockets(_ s: inout State) -> [Socket] {
+        defer {
+            s.sockets = [:]
+            s.sessionOfSocket = [:]
+            s.socketOfSession = [:]
+        }
+        return Array(s.sockets.values)
     }
 }

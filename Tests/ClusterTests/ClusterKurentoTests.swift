@@ -12,10 +12,7 @@ struct ClusterKurentoTests {
     @Test func aSubscriberOnOneNodeIsFedFromAPublisherOnAnotherThroughOnePipeline() async throws {
         let kms = try KurentoMediaServerDouble()
         defer { kms.stop() }
-        let cluster = try await Cluster.start(nodes: 2) { _ in
-            KurentoMediaBackend(configuration: .init(urls: [kms.url], client: .init(heartbeat: nil),
-                                                     reconnectInterval: .milliseconds(100)))
-        }
+        let cluster = try await Self.twoNodes(on: kms)
         defer { Task { await cluster.stop() } }
         try await withDeadline(.seconds(30), "one pipeline for two nodes") {
             let (alice, bob) = try await cluster.aliceAndBob()
@@ -49,10 +46,7 @@ struct ClusterKurentoTests {
     @Test func twoNodesThatPublishAtOnceShareOnePipeline() async throws {
         let kms = try KurentoMediaServerDouble()
         defer { kms.stop() }
-        let cluster = try await Cluster.start(nodes: 2) { _ in
-            KurentoMediaBackend(configuration: .init(urls: [kms.url], client: .init(heartbeat: nil),
-                                                     reconnectInterval: .milliseconds(100)))
-        }
+        let cluster = try await Self.twoNodes(on: kms)
         defer { Task { await cluster.stop() } }
         try await withDeadline(.seconds(30), "concurrent first publishes") {
             let (alice, bob) = try await cluster.aliceAndBob()
@@ -68,6 +62,14 @@ struct ClusterKurentoTests {
             try await alice.client.leave()
             try await bob.client.leave()
             try await waitUntil("everything released") { kms.liveObjectCount == 0 }
+        }
+    }
+
+    /// Two nodes whose media is in `kms`.
+    static func twoNodes(on kms: KurentoMediaServerDouble) async throws -> Cluster {
+        try await Cluster.start(nodes: 2) { _ in
+            KurentoMediaBackend(configuration: .init(urls: [kms.url], client: .init(heartbeat: nil),
+                                                     reconnectInterval: .milliseconds(100)))
         }
     }
 }
