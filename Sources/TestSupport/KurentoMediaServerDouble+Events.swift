@@ -83,12 +83,16 @@ extension KurentoMediaServerDouble {
     }
 
     /// Sends an event to the socket now tied to `session`; dropped when there is none (WSEH `sendEvent` catches the
-    /// `out_of_range`). A socket whose write fails is cut.
+    /// `out_of_range`). A socket whose write fails is cut; one that took it counts it (``eventsSent``).
     private func deliver(_ text: String, to session: String) {
         let socket = state.withLock { s in s.socketOfSession[session].flatMap { s.sockets[$0] } }
-        guard let socket, !socket.send(text) else { return }
-        socket.cut()
-        forget(socket)
+        guard let socket else { return }
+        guard socket.send(text) else {
+            socket.cut()
+            forget(socket)
+            return
+        }
+        state.withLock { $0.eventsSent += 1 }
     }
 }
 

@@ -18,6 +18,7 @@ extension KurentoMediaServerDouble {
         var faults = Faults()
         var counts = RequestCounts()
         var replayedRequests = 0
+        var eventsSent = 0
         var stalledConnections = 0
         var collections = 0
     }
