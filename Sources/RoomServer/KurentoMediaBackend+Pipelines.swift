@@ -4,7 +4,8 @@ import RoomProtocol
 import SignalingSupport
 
 /// One pipeline per room or tree (docs/kurento.md#backend): created when the first endpoint needs it, on the KMS
-/// with the fewest live pipelines; released when the scope is released with no endpoint left.
+/// with the fewest live pipelines; released when the scope is released, or after it by the release of its last
+/// endpoint when that was still under way (everyone leaving a room at once).
 extension KurentoMediaBackend {
     /// The pipeline of `scope`, created if it has none; the caller is counted as a user of the scope already.
     func pipeline(for scope: MediaScope, before deadline: ClockInstant) async throws(RoomError) -> MediaPipeline {
@@ -103,7 +104,13 @@ extension KurentoMediaBackend {
 
     public func release(scope: MediaScope) async {
         let pipeline = state.withLock { s -> MediaPipeline? in
-            guard let record = s.scopes[scope], record.users == 0 else { return nil }
+            guard let record = s.scopes[scope] else { return nil }
+            guard record.users == 0 else {
+                // Endpoints of it are still being released (leaves that overlapped): the last one takes the pipeline
+                // (State.endUse(of:)).
+                s.scopes[scope]?.ended = true
+                return nil
+            }
             s.scopes[scope] = nil
             switch record.pipeline {
             case .ready(let pipeline): return pipeline
@@ -111,6 +118,11 @@ extension KurentoMediaBackend {
             }
         }
         guard let pipeline else { return }
+        await release(pipeline, of: scope)
+    }
+
+    /// Releases the pipeline of a scope that ended.
+    func release(_ pipeline: MediaPipeline, of scope: MediaScope) async {
         do {
             try await pipeline.release()
             logger.info("media pipeline released", metadata: ["scope": "\(scope)", "pipeline": "\(pipeline.id)"])
