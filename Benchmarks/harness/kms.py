@@ -44,7 +44,8 @@ def relay(double, command, limit):
             if line.strip() == "stats":
                 double.process.stdin.write("stats\n")
                 double.process.stdin.flush()
-                client.stdin.write(double.process.stdout.readline())
+                # (an empty line when the double is gone: kbench then fails at once instead of waiting)
+                client.stdin.write(double.process.stdout.readline() or "\n")
                 client.stdin.flush()
             elif line.startswith("{"):
                 result = line
