@@ -121,4 +121,6 @@ bench: deps
 	# The build plan of a path dependency goes stale when the root package gains a source file: plan afresh.
 	rm -f Benchmarks/.build/release.yaml
 	cd Benchmarks && $(SWIFT) build -c release
+	# The root package's room-server and kms-double, for the rooms through KMS (harness/kms.py).
+	cd Benchmarks && $(SWIFT) build -c release --product room-server && $(SWIFT) build -c release --product kms-double
 	python3 Benchmarks/run.py --clients $(BENCH_CLIENTS)

@@ -221,8 +221,9 @@ let package = Package(
             name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
             path: "Examples/shared-color-sync", swiftSettings: strict
         ),
-        // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, and the
-        // Kurento Media Server double (raw TCP and JSONSerialization; its SDP answers from PeerManager).
+        // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, the
+        // Kurento Media Server double (raw TCP and JSONSerialization; its SDP answers from PeerManager), and the Swift
+        // sides of the aiortc and headless-Chromium witnesses (their scripts are in Tests/Witness).
         .target(name: "TestSupport", dependencies: ["SignalingSupport", "PeerManager", "SDP"], swiftSettings: strict),
         .executableTarget(
             name: "kms-double",
@@ -276,9 +277,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerManagerTests", dependencies: ["PeerManager", "SDP", "SignalingSupport", "TestSupport"],
-            // Python scripts run by the tests (aiortc, and headless Chromium through Tests/Witness/chromium_cdp.py, as
-            // independent witnesses)
-            exclude: ["Witness"],
+            // Its witnesses (aiortc, headless Chromium) are Python scripts in Tests/Witness, which belongs to no target.
             swiftSettings: strict
         ),
         .testTarget(

@@ -10,7 +10,8 @@ Usage: run.py [--clients N] [--seconds S] [--repeats R] [--callgrind-calls N] [-
 
 Every server binds 127.0.0.1 on an ephemeral port and runs as its own process, separate from its client. The echo
 pairs (harness/echo.py) run twice: both processes pinned to CPU 0 (`taskset -c 0`, as the targets are set) and
-unpinned. The room load, the idle measurement, the SDP codec and the instruction counts (harness/instructions.py)
+unpinned. The room load, the rooms through KMS (harness/kms.py: kms-double and room-server --kms, each in a process
+of its own), the idle measurement, the SDP codec and the instruction counts (harness/instructions.py)
 run unpinned. RLIMIT_NOFILE is raised here (children inherit it) and again inside kbench. Every child has a time
 limit, so the whole run is bounded.
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 from harness.cluster import cluster_load, cluster_rows, cluster_targets
 from harness.echo import PAIRS, echo_rounds, fmt_echo
 from harness.instructions import per_round_trip
+from harness.kms import kms_load, kms_rows
 from harness.processes import HERE, KBENCH, SDP, Server, raise_open_file_limit, run_json
 from harness.ratios import DERIVED_NAMES, derive, targets
 
@@ -141,6 +143,7 @@ def main():
         pass
     echo = echo_rounds(args.seconds, args.repeats)
     load = room_load(args.clients)
+    kms = kms_load(args.clients)
     cluster = cluster_load()
     idle_result = idle(args.idle_seconds)
     sdp = run_json([SDP, "--json"], 120)["sdp"]
@@ -157,6 +160,7 @@ def main():
               for key, name in DERIVED_NAMES.items()]
     table += room_rows(load, args.clients) + sdp_rows(sdp) + idle_rows(idle_result) + instruction_rows(counts)
     table += cluster_rows(cluster)
+    table += kms_rows(kms)
     table += target_rows(goals)
 
     widths = [max(len(row[i]) for row in table) for i in range(4)]
@@ -168,7 +172,7 @@ def main():
           f"{args.callgrind_calls} sequential calls minus 0")
     print("\n".join(lines))
     results = {"machine": machine, "seconds": args.seconds, "repeats": args.repeats, "clients": args.clients,
-               "echo": echo, "derived": derived, "room_load": load, "cluster": cluster, "sdp": sdp, "idle": idle_result,
+               "echo": echo, "derived": derived, "room_load": load, "kms_load": kms, "cluster": cluster, "sdp": sdp, "idle": idle_result,
                "instructions_per_round_trip": counts, "targets": goals,
                "elapsed_s": round(time.monotonic() - started, 1)}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

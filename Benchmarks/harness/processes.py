@@ -9,6 +9,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent  # Benchmarks/
 KBENCH = str(HERE / ".build" / "release" / "kbench")
 SDP = str(HERE / ".build" / "release" / "SDPThroughput")
+# Products of the root package, built by `make bench` into this package's release folder.
+ROOM_SERVER = str(HERE / ".build" / "release" / "room-server")
+KMS_DOUBLE = str(HERE / ".build" / "release" / "kms-double")
 C_SERVER = str(HERE / ".build-c" / "echo_server")
 C_CLIENT = str(HERE / ".build-c" / "echo_client")
 PY = sys.executable
@@ -26,9 +29,9 @@ class Server:
     """A server process; the first stdout line is its URL. `stop` sends SIGTERM and waits up to `grace` seconds
     (a server under valgrind takes a while to write its profile) before it kills."""
 
-    def __init__(self, command, prefix=(), grace=5):
+    def __init__(self, command, prefix=(), grace=5, stdin=None):
         self.grace = grace
-        self.process = subprocess.Popen(list(prefix) + command, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(list(prefix) + command, stdin=stdin, stdout=subprocess.PIPE, text=True)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("ws://"):
             self.stop()

@@ -51,17 +51,17 @@ extension KurentoMediaBackend {
     }
 
     public func release(_ endpoint: MediaEndpointID) async {
-        let record = state.withLock { s -> EndpointRecord? in
-            guard var records = s.endpoints[endpoint], !records.isEmpty else { return nil }
+        let (record, pipeline) = state.withLock { s -> (EndpointRecord?, MediaPipeline?) in
+            guard var records = s.endpoints[endpoint], !records.isEmpty else { return (nil, nil) }
             let oldest = records.removeFirst()
             s.endpoints[endpoint] = records.isEmpty ? nil : records
-            s.scopes[endpoint.scope]?.users -= 1
-            return oldest
+            return (oldest, s.endUse(of: endpoint.scope))
         }
         if endpoint.endpoint == .publisher, let object = record?.object {
             await recordPublisher(object, of: endpoint.owner, in: endpoint.scope, present: false)
         }
         await releaseObject(record?.object, of: endpoint)
+        if let pipeline { await release(pipeline, of: endpoint.scope) }
     }
 
     /// Creates `endpoint` in its scope's pipeline, then sends back to back: its subscriptions (candidates, errors,
@@ -178,6 +178,7 @@ extension KurentoMediaBackend {
             s.nextCreation += 1
             s.endpoints[endpoint, default: []].append(EndpointRecord(creation: creation, kms: 0))
             s.scopes[endpoint.scope, default: ScopeRecord()].users += 1
+            s.scopes[endpoint.scope]?.ended = false  // in use again
             return creation
         }
     }
@@ -194,13 +195,14 @@ extension KurentoMediaBackend {
 
     /// Undoes a creation that failed: forgets it and releases what it created.
     private func abandon(_ endpoint: MediaEndpointID, creation: UInt64, object: WebRtcEndpoint?) async {
-        state.withLock { s in
-            guard let index = s.endpoints[endpoint]?.firstIndex(where: { $0.creation == creation }) else { return }
+        let pipeline = state.withLock { s -> MediaPipeline? in
+            guard let index = s.endpoints[endpoint]?.firstIndex(where: { $0.creation == creation }) else { return nil }
             s.endpoints[endpoint]?.remove(at: index)
             if s.endpoints[endpoint]?.isEmpty == true { s.endpoints[endpoint] = nil }
-            s.scopes[endpoint.scope]?.users -= 1
+            return s.endUse(of: endpoint.scope)
         }
         await releaseObject(object, of: endpoint)
+        if let pipeline { await release(pipeline, of: endpoint.scope) }
     }
 
     private func releaseObject(_ object: WebRtcEndpoint?, of endpoint: MediaEndpointID) async {

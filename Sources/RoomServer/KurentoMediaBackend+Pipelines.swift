@@ -4,7 +4,8 @@ import RoomProtocol
 import SignalingSupport
 
 /// One pipeline per room or tree (docs/kurento.md#backend): created when the first endpoint needs it, on the KMS
-/// with the fewest live pipelines; released when the scope is released with no endpoint left.
+/// with the fewest live pipelines; released when the scope is released, or after it by the release of its last
+/// endpoint when that was still under way (everyone leaving a room at once).
 extension KurentoMediaBackend {
     /// The pipeline of `scope`, created if it has none; the caller is counted as a user of the scope already.
     func pipeline(for scope: MediaScope, before deadline: ClockInstant) async throws(RoomError) -> MediaPipeline {
@@ -121,21 +122,36 @@ extension KurentoMediaBackend {
     }
 
     public func release(scope: MediaScope) async {
-        let (pipeline, leaves) = state.withLock { s -> (MediaPipeline?, Bool) in
-            if let record = s.scopes[scope] {
-                guard record.users == 0 else { return (nil, false) }
-                s.scopes[scope] = nil
-                // A creation in flight finds the scope gone and lets go of its pipeline itself.
-                if case .creating = record.pipeline { return (nil, false) }
-                if case .ready(let pipeline) = record.pipeline, s.cluster == nil || scope.kind == .tree {
-                    return (pipeline, false)
-                }
+        let pipeline = state.withLock { s -> MediaPipeline? in
+            guard let record = s.scopes[scope] else { return nil }
+            guard record.users == 0 else {
+                // Endpoints of it are still being released (leaves that overlapped): the last one takes the pipeline
+                // (State.endUse(of:)).
+                s.scopes[scope]?.ended = true
+                return nil
             }
-            // With a cluster the last node to leave releases the room's pipeline (also after a failure here).
-            return (nil, s.shared.remove(scope) != nil)
+            s.scopes[scope] = nil
+            switch record.pipeline {
+            case .ready(let pipeline): return pipeline
+            case .creating, .none: return nil  // a creation in flight finds the scope gone and lets go of its pipeline
+            }
         }
-        if leaves, let cluster = cluster(for: scope) { await leaveShared(scope, in: cluster) }
-        guard let pipeline else { return }
+        if let pipeline {
+            await release(pipeline, of: scope)
+        } else if let cluster = cluster(for: scope), state.withLock({ $0.shared.remove(scope) != nil }) {
+            // This node used the room's shared pipeline but holds no record of it any more (a failure here dropped
+            // it): it still leaves, so that the last live node releases it.
+            await leaveShared(scope, in: cluster)
+        }
+    }
+
+    /// Lets go of the pipeline of a scope that ended: releases it, or with a cluster leaves the room's shared
+    /// pipeline, which the last live node releases.
+    func release(_ pipeline: MediaPipeline, of scope: MediaScope) async {
+        if let cluster = cluster(for: scope) {
+            if state.withLock({ $0.shared.remove(scope) != nil }) { await leaveShared(scope, in: cluster) }
+            return
+        }
         do {
             try await pipeline.release()
             logger.info("media pipeline released", metadata: ["scope": "\(scope)", "pipeline": "\(pipeline.id)"])

@@ -9,6 +9,9 @@ extension KurentoMediaBackend {
         var pipeline: PipelineState = .none
         /// Endpoints of the scope that exist or are being created: the pipeline stays while there are any.
         var users = 0
+        /// The scope ended (``KurentoMediaBackend/release(scope:)``) while some of its endpoints were still being
+        /// released, as when everyone leaves a room at once: the last of them takes the pipeline with it.
+        var ended = false
     }
 
     enum PipelineState: Sendable {
@@ -40,6 +43,21 @@ extension KurentoMediaBackend {
         var cluster: ClusterNode?
         /// The scopes this node counts as a user of in the cluster's records, until it leaves them.
         var shared: Set<MediaScope> = []
+
+        /// One endpoint creation of `scope` is over (released, or abandoned after a failure). When it was the
+        /// scope's last user and the scope has ended, the scope is forgotten and its pipeline returned, for the caller
+        /// to release.
+        mutating func endUse(of scope: MediaScope) -> MediaPipeline? {
+            guard var record = scopes[scope] else { return nil }
+            record.users -= 1
+            guard record.users == 0, record.ended else {
+                scopes[scope] = record
+                return nil
+            }
+            scopes[scope] = nil
+            if case .ready(let pipeline) = record.pipeline { return pipeline }
+            return nil
+        }
 
         /// Whether `creation` of `endpoint` still exists (events of released objects are dropped).
         func isCurrent(_ endpoint: MediaEndpointID, _ creation: UInt64) -> Bool {

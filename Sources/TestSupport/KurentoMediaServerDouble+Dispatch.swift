@@ -86,9 +86,9 @@ extension KurentoMediaServerDouble {
             // KMS: SM7 `postProcess`: every reply to a request with an id is stored, success or error, under
             // `result.sessionId` or else `params.sessionId`; a request with no session anywhere is not cached.
             if hasID, let session = resultSession ?? requestSession {
-                s.world.cache[CacheKey(session: session, requestID: Self.cacheID(id))] = CachedReply(
-                    text: text, resultSession: resultSession,
-                    expires: ContinuousClock.now + configuration.requestCacheTTL)
+                s.world.store(CachedReply(text: text, resultSession: resultSession,
+                                          expires: ContinuousClock.now + configuration.requestCacheTTL),
+                              for: CacheKey(session: session, requestID: Self.cacheID(id)))
             }
             // KMS: SM7 `process` returns `result.sessionId`; WST7 `storeConnection` ties the socket to it.
             if let resultSession { tie(socket, to: resultSession, in: &s) }

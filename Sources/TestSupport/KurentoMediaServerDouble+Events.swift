@@ -19,7 +19,7 @@ extension KurentoMediaServerDouble {
                 throw .kurento(40106, "MEDIA_OBJECT_EVENT_NOT_SUPPORTED", "Event '\(type)' not supported")
             }
             let uuid = World.uuid()
-            s.world.subscriptions[uuid] = Subscription(session: session, object: id, type: type)
+            s.world.subscriptions.insert(Subscription(session: session, object: id, type: type), as: uuid)
             return uuid
         }
         return .members(["value": subscription, "sessionId": session])
@@ -34,7 +34,7 @@ extension KurentoMediaServerDouble {
         let session = try Self.requireString(request, "sessionId")
         state.withLock { s in
             if let existing = s.world.subscriptions[subscription], existing.object == id, existing.session == session {
-                s.world.subscriptions[subscription] = nil
+                s.world.subscriptions.remove(subscription)
             }
         }
         return .members(["sessionId": session])
@@ -58,7 +58,7 @@ extension KurentoMediaServerDouble {
         if !raiseBaseOnly { data["type"] = type }
         let value: [String: Any] = ["data": data, "object": source, "type": type]
         let text = Self.serialize(["jsonrpc": "2.0", "method": "onEvent", "params": ["value": value]])
-        let sessions = Set(s.world.subscriptions.values.filter { $0.object == source && $0.type == type }.map(\.session))
+        let sessions = s.world.subscriptions.sessions(subscribedTo: type, of: source)
         for session in sessions.sorted() {
             eventQueue.async { [weak self] in self?.deliver(text, to: session) }
         }
@@ -83,12 +83,16 @@ extension KurentoMediaServerDouble {
     }
 
     /// Sends an event to the socket now tied to `session`; dropped when there is none (WSEH `sendEvent` catches the
-    /// `out_of_range`). A socket whose write fails is cut.
+    /// `out_of_range`). A socket whose write fails is cut; one that took it counts it (``eventsSent``).
     private func deliver(_ text: String, to session: String) {
         let socket = state.withLock { s in s.socketOfSession[session].flatMap { s.sockets[$0] } }
-        guard let socket, !socket.send(text) else { return }
-        socket.cut()
-        forget(socket)
+        guard let socket else { return }
+        guard socket.send(text) else {
+            socket.cut()
+            forget(socket)
+            return
+        }
+        state.withLock { $0.eventsSent += 1 }
     }
 }
 

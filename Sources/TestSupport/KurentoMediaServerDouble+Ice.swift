@@ -69,6 +69,7 @@ extension KurentoMediaServerDouble {
         guard let rtc = s.world.objects[id]?.webRtc, rtc.isNegotiated, rtc.remoteCandidates > 0, !rtc.iceConnected
         else { return }
         s.world.objects[id]?.webRtc?.iceConnected = true
+        s.world.anEndpointConnected = true
         for stream in rtc.transports.indices {
             emit("IceComponentStateChanged", from: id, ["streamId": stream + 1, "componentId": 1, "state": "CONNECTED"],
                  in: &s)

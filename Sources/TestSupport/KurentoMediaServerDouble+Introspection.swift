@@ -75,6 +75,13 @@ extension KurentoMediaServerDouble {
     /// The open WebSocket connections (stalled ones included).
     public var connectionCount: Int { state.withLock { $0.sockets.count } }
 
+    /// The WebSocket connections accepted since the double started, open or not.
+    public var connectionsAccepted: Int { state.withLock { $0.nextSocketID } }
+
+    /// The events written to a socket so far (an event sent to two sessions counts twice). Events are sent on a
+    /// queue of their own, after the request that raised them was answered: see ``statistics()``.
+    public var eventsSent: Int { state.withLock { $0.eventsSent } }
+
     /// The requests that ran, by method and operation.
     public var requestCounts: RequestCounts { state.withLock { $0.counts } }
 

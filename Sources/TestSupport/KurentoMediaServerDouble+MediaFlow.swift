@@ -6,35 +6,37 @@ extension KurentoMediaServerDouble {
     /// then every `MediaFlowOutStateChanged`, elements in creation order, AUDIO before VIDEO (the model is in the
     /// class comment; KMS derives these from real RTP in MEI `mediaFlowInStateChanged` / `…Out…`).
     func updateMediaFlow(in s: inout State) {
+        // Media comes only from the clients of connected endpoints: until one connected, nothing flows or ever did,
+        // and the walk over every element (a thousand clients' storm, `make bench`) would change nothing.
+        guard s.world.anEndpointConnected else { return }
         let elements = s.world.order.compactMap { s.world.objects[$0] }.filter(\.isElement)
-        var flowingIn: [String: Set<String>] = [:]
-        for element in elements { flowingIn[element.id] = incoming(element, in: s, visited: []) }
-        var flowingOut: [String: Set<String>] = [:]
-        for element in elements {
-            flowingOut[element.id] = Set(Self.flowKinds.filter { kind in
+        let flowingIn = elements.map { incoming($0, in: s, visited: []) }
+        let flowingOut = elements.indices.map { index in
+            let element = elements[index]
+            return Set(Self.flowKinds.filter { kind in
                 switch element.kind {
                 case .webRtcEndpoint:
                     guard let rtc = element.webRtc, rtc.iceConnected, rtc.endpointSends.contains(kind) else { return false }
                     return source(of: element.id, kind, in: s).map { hasMedia($0, kind, in: s, visited: []) } ?? false
                 default:
-                    return flowingIn[element.id]?.contains(kind) == true
+                    return flowingIn[index].contains(kind)
                         && s.world.links.contains { $0.source == element.id && $0.mediaType == kind }
                 }
             })
         }
-        for element in elements {
-            let now = flowingIn[element.id] ?? []
-            for kind in Self.flowKinds where now.contains(kind) != element.flowingIn.contains(kind) {
-                emitFlow("MediaFlowInStateChanged", element.id, kind, flowing: now.contains(kind), in: &s)
+        // Only what changed is written and announced: a thousand clients' storm made every connect rewrite every
+        // element (`make bench`).
+        for (index, element) in elements.enumerated() where flowingIn[index] != element.flowingIn {
+            for kind in Self.flowKinds where flowingIn[index].contains(kind) != element.flowingIn.contains(kind) {
+                emitFlow("MediaFlowInStateChanged", element.id, kind, flowing: flowingIn[index].contains(kind), in: &s)
             }
-            s.world.objects[element.id]?.flowingIn = now
+            s.world.objects[element.id]?.flowingIn = flowingIn[index]
         }
-        for element in elements {
-            let now = flowingOut[element.id] ?? []
-            for kind in Self.flowKinds where now.contains(kind) != element.flowingOut.contains(kind) {
-                emitFlow("MediaFlowOutStateChanged", element.id, kind, flowing: now.contains(kind), in: &s)
+        for (index, element) in elements.enumerated() where flowingOut[index] != element.flowingOut {
+            for kind in Self.flowKinds where flowingOut[index].contains(kind) != element.flowingOut.contains(kind) {
+                emitFlow("MediaFlowOutStateChanged", element.id, kind, flowing: flowingOut[index].contains(kind), in: &s)
             }
-            s.world.objects[element.id]?.flowingOut = now
+            s.world.objects[element.id]?.flowingOut = flowingOut[index]
         }
     }
 

@@ -118,7 +118,7 @@ extension KurentoMediaServerDouble {
         var dying = object.kind == .mediaPipeline ? s.world.order.filter { s.world.objects[$0]?.pipeline == id } : []
         dying.append(id)
         let dead = Set(dying)
-        s.world.subscriptions = s.world.subscriptions.filter { !dead.contains($0.value.object) }
+        s.world.subscriptions.removeAll(watching: dead)
         for link in s.world.links where dead.contains(link.source) || dead.contains(link.sink) {
             s.world.links.removeAll { $0 == link }
             emitConnection("ElementDisconnected", link, in: &s)

@@ -50,7 +50,7 @@ extension KurentoMediaServerDouble {
                 var closed: [String] = []
                 for id in s.world.order where objects.contains(id) { closed += release(id, in: &s) }
                 s.world.sessions[session] = nil
-                s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
+                s.world.subscriptions.removeAll(of: session)
                 return closed
             }
             return unrefSession(session, in: &s)
@@ -83,7 +83,7 @@ extension KurentoMediaServerDouble {
     /// that they are erased here is an inference). Returns the endpoints whose PeerManager connections are to be
     /// closed.
     func unrefSession(_ session: String, in s: inout State) -> [String] {
-        s.world.subscriptions = s.world.subscriptions.filter { $0.value.session != session }
+        s.world.subscriptions.removeAll(of: session)
         guard let objects = s.world.sessions.removeValue(forKey: session)?.objects else { return [] }
         var closed: [String] = []
         for id in s.world.order where objects.contains(id) && s.world.objects[id] != nil {

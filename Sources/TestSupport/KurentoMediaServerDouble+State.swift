@@ -18,6 +18,7 @@ extension KurentoMediaServerDouble {
         var faults = Faults()
         var counts = RequestCounts()
         var replayedRequests = 0
+        var eventsSent = 0
         var stalledConnections = 0
         var collections = 0
     }
@@ -37,12 +38,18 @@ extension KurentoMediaServerDouble {
         var order: [String] = []
         /// MSET sessions: their keep-alive flag and the objects they reference.
         var sessions: [String: MediaSession] = [:]
+        /// Whether an endpoint of this world ever connected (its ICE): until one has, no media can flow anywhere.
+        var anEndpointConnected = false
         /// Element connections, in the order they were made.
         var links: [Link] = []
         /// Subscriptions by their uuid.
-        var subscriptions: [String: Subscription] = [:]
+        var subscriptions = SubscriptionTable()
         /// RC: replies by (sessionId, request id as a string).
         var cache: [CacheKey: CachedReply] = [:]
+        /// The cache's keys in the order their replies were stored, which is the order they expire in, from
+        /// `cacheHead` on (``dropExpiredReplies(now:)``).
+        var cacheOrder: [(key: CacheKey, expires: ContinuousClock.Instant)] = []
+        var cacheHead = 0
         var nextCandidatePort: Int
 
         init(epoch: Int, candidatePort: Int) {

@@ -5,14 +5,17 @@ import TestSupport
 
 /// `kms-double [--port N] [--gc-period SECONDS]`: TestSupport's ``KurentoMediaServerDouble`` as a process, for
 /// `make bench` and for trying a Kurento client where no Kurento Media Server can be installed. The first stdout line
-/// is the URL to dial; SIGINT or SIGTERM stops it and exits 0.
+/// is the URL to dial; a `stats` line on stdin answers a JSON line of its counters (``StatisticsCommand``); SIGINT or
+/// SIGTERM stops it and exits 0.
 struct KMSDoubleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kms-double",
         abstract: "A Kurento Media Server test double (Kurento protocol on ws://127.0.0.1:<port>/kurento).",
         discussion: """
-            The first line on stdout is the URL to dial, e.g. ws://127.0.0.1:41234/kurento. SIGINT or SIGTERM stops \
-            it (exit 0). Media is simulated: SDP answers and offers are real, no RTP is ever sent. \
+            The first line on stdout is the URL to dial, e.g. ws://127.0.0.1:41234/kurento. Each line "stats" on \
+            stdin is answered by one JSON line on stdout: live objects, pipelines, sessions, open and accepted \
+            connections, the requests that ran by method and operation, replayed requests, events sent. SIGINT or \
+            SIGTERM stops it (exit 0). Media is simulated: SDP answers and offers are real, no RTP is ever sent. \
             Exit codes: 0 stopped by a signal; 1 cannot listen; 2 usage error.
             """
     )
@@ -43,6 +46,7 @@ struct KMSDoubleCommand: AsyncParsableCommand {
         }
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
         FileHandle.standardOutput.write(Data((double.url + "\n").utf8))
+        StatisticsCommand.serve(double)
         for await _ in stop { break }
         double.stop()
     }

@@ -142,8 +142,11 @@ struct RoomServerCommand: AsyncParsableCommand {
             throw ValidationError("--metrics-port must be in 0...65535")
         }
         if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host goes with --metrics-port") }
-        for url in kmsURLs where !(url.hasPrefix("ws://") || url.hasPrefix("wss://")) {
-            throw ValidationError("--kms \(url): a Kurento Media Server URL is ws://HOST:PORT/kurento or wss://…")
+        for url in kmsURLs {
+            let parts = URLComponents(string: url)
+            guard ["ws", "wss"].contains(parts?.scheme?.lowercased()), parts?.host?.isEmpty == false else {
+                throw ValidationError("--kms \(url): a Kurento Media Server URL is ws://HOST:PORT/kurento or wss://…")
+            }
         }
         guard kmsTimeout > 0, kmsTimeout.isFinite else { throw ValidationError("--kms-timeout must be positive") }
     }

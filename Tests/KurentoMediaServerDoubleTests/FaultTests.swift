@@ -115,4 +115,27 @@ import WebSocketTransport
         #expect(message.split(separator: "\n").count == 1)
         #expect(message.hasPrefix("kms-double: "))
     }
+
+    @Test func theExecutableAnswersStatsOnStdinWithWhatRanAndWhatIsLive() async throws {
+        let process = try ChildProcess("kms-double", ["--port", "0"], writableInput: true)
+        let url = try #require(try await process.nextLine())
+        let client = try await RawKurentoClient.connect(url)
+        let pipeline = try await client.create("MediaPipeline")
+        let endpoint = try await client.create("PassThrough", ["mediaPipeline": pipeline])
+        _ = try await client.result("subscribe", ["object": endpoint, "type": "ElementConnected"])
+        try await client.invoke(endpoint, "connect", ["sink": endpoint, "mediaType": "AUDIO"])
+        try process.write("stats\n")
+        let line = try #require(try await process.nextLine())
+        let stats = try JSONDecoder().decode(KurentoMediaServerDouble.Statistics.self, from: Data(line.utf8))
+        #expect(stats.objects == 2 && stats.pipelines == 1 && stats.sessions == 1)
+        #expect(stats.connections == 1 && stats.connectionsAccepted == 1)
+        #expect(stats.methods == ["create": 2, "subscribe": 1, "invoke": 1])
+        #expect(stats.operations == ["connect": 1] && stats.requests == 4)
+        // The ElementConnected of the loop, sent before the answer to `stats` (events already raised are counted).
+        #expect(stats.eventsSent == 1 && stats.replayedRequests == 0)
+        try process.write("bogus\n")
+        #expect(try await process.nextLine() == #"{"error":"unknown command bogus"}"#)
+        process.send(SIGTERM)
+        #expect(try await process.exitStatus() == 0)
+    }
 }

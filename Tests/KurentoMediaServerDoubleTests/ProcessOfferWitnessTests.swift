@@ -1,4 +1,3 @@
-import Foundation
 import SDP
 import TestSupport
 import Testing
@@ -7,13 +6,7 @@ import Testing
 /// answers through `processOffer`, and aiortc's own setRemoteDescription must accept the answer. Skips without
 /// aiortc; fails under `CI=true`.
 @Suite struct ProcessOfferWitnessTests {
-    /// The offerer script PeerManagerTests' witness uses.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("PeerManagerTests/Witness/aiortc_offerer.py")
-
-    static var shouldRun: Bool { Python.missing("aiortc") == nil || isCI }
-
-    @Test(.enabled(if: shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)),
+    @Test(.enabled(if: AiortcWitness.shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)),
           arguments: [["audio", "video"], ["audio", "video", "data"]])
     func aiortcAcceptsTheAnswerOfProcessOffer(kinds: [String]) async throws {
         let kms = try KurentoMediaServerDouble()
@@ -22,13 +15,10 @@ import Testing
         let pipeline = try await client.create("MediaPipeline")
         let endpoint = try await client.create(
             "WebRtcEndpoint", ["mediaPipeline": pipeline, "useDataChannels": kinds.contains("data")])
-        // The dialogue blocks its thread while aiortc starts and decides: tests that block take turns.
-        let verdict = try await BlockingGate.withTurn {
-            let witness = try PythonDialogue(script: Self.script.path, arguments: kinds)
-            let offer = try #require(witness.read(until: "END-OFFER"))
+        let verdict = try await AiortcWitness.verdict(offering: kinds) { offer in
             let answer = try #require(try await client.invoke(endpoint, "processOffer", ["offer": offer]) as? String)
             #expect(try SessionDescription(parsing: answer).media.count == kinds.count)
-            return try witness.finish(with: answer)
+            return answer
         }
         #expect(verdict == "accepted stable")
     }

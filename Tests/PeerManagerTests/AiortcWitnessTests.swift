@@ -1,5 +1,4 @@
 import SignalingSupport
-import Foundation
 import PeerManager
 import SDP
 import Testing
@@ -8,34 +7,37 @@ import TestSupport
 /// aiortc (Python) as an independent witness (docs/testing.md#witnesses): it makes an offer, our AnswerBuilder answers,
 /// and aiortc's own setRemoteDescription must accept the answer. Skips without aiortc; fails under `CI=true`.
 @Suite struct AiortcWitnessTests {
-    static let script = SDPFiles.packageRoot.appendingPathComponent("Tests/PeerManagerTests/Witness/aiortc_offerer.py")
-
-    static var shouldRun: Bool { Python.missing("aiortc") == nil || isCI }
-
     /// Runs the witness: returns aiortc's offer and, after our answer, its verdict line.
-    static func negotiate(kinds: [String], policy: AnswerPolicy) throws -> (offer: SessionDescription, verdict: String) {
-        let witness = try PythonDialogue(script: script.path, arguments: kinds)
-        let offer = try SessionDescription(parsing: try #require(witness.read(until: "END-OFFER")))
-        var generator = SeededRandomNumberGenerator(seed: 21)
-        let answer = AnswerBuilder.answer(
-            to: offer, policy: policy, credentials: .random(using: &generator), fingerprint: .randomSHA256(using: &generator),
-            sessionID: generator.next())
-        let verdict = try witness.finish(with: answer.serialized())
-        #expect(AnswerChecker.violations(offer: offer, answer: answer) == [])
-        return (offer, verdict)
+    static func negotiate(kinds: [String], policy: AnswerPolicy) async throws
+        -> (offer: SessionDescription, verdict: String)
+    {
+        var offered: SessionDescription?
+        let verdict = try await AiortcWitness.verdict(offering: kinds) { text in
+            let offer = try SessionDescription(parsing: text)
+            offered = offer
+            var generator = SeededRandomNumberGenerator(seed: 21)
+            let answer = AnswerBuilder.answer(
+                to: offer, policy: policy, credentials: .random(using: &generator),
+                fingerprint: .randomSHA256(using: &generator), sessionID: generator.next())
+            #expect(AnswerChecker.violations(offer: offer, answer: answer) == [])
+            return answer.serialized()
+        }
+        return (try #require(offered), verdict)
     }
 
-    @Test(.enabled(if: shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
-    func aiortcAcceptsOurAnswerToItsAudioVideoDataOffer() throws {
+    @Test(.enabled(if: AiortcWitness.shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
+    func aiortcAcceptsOurAnswerToItsAudioVideoDataOffer() async throws {
         let host = try CandidateAttribute(parsing: "candidate:1 1 udp 2130706431 127.0.0.1 40000 typ host")
-        let result = try Self.negotiate(kinds: ["audio", "video", "data"], policy: AnswerPolicy(address: "127.0.0.1", port: 40000, candidates: [host]))
+        let result = try await Self.negotiate(
+            kinds: ["audio", "video", "data"],
+            policy: AnswerPolicy(address: "127.0.0.1", port: 40000, candidates: [host]))
         #expect(result.offer.media.map(\.kind) == ["audio", "video", "application"])
         #expect(result.verdict == "accepted stable")
     }
 
-    @Test(.enabled(if: shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
-    func aiortcAcceptsOurAnswerRejectingVideo() throws {
-        let result = try Self.negotiate(kinds: ["audio", "video"], policy: AnswerPolicy(rejectedKinds: ["video"]))
+    @Test(.enabled(if: AiortcWitness.shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
+    func aiortcAcceptsOurAnswerRejectingVideo() async throws {
+        let result = try await Self.negotiate(kinds: ["audio", "video"], policy: AnswerPolicy(rejectedKinds: ["video"]))
         #expect(result.verdict == "accepted stable")
     }
 }

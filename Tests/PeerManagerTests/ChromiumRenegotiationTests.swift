@@ -13,8 +13,7 @@ import TestSupport
 /// (`make deps` installs both); fails then under `CI=true`.
 @Suite struct ChromiumRenegotiationTests {
     @Test(
-        .enabled(if: ChromiumPeer.missing == nil || isCI,
-                 "needs chromium and python3 websockets (make deps); required when CI=true"),
+        .enabled(if: ChromiumPeer.shouldRun, "needs chromium and python3 websockets (make deps); required when CI=true"),
         .timeLimit(.minutes(3)))
     func chromiumAcceptsOurAnswersAndOffersThroughARenegotiationRound() async throws {
         if let missing = ChromiumPeer.missing {
@@ -82,15 +81,10 @@ private struct Round {
 
         // The browser accepts it, and each of its track events carries exactly our stream, which holds both tracks.
         let applied = try await browser.setRemote("answer", answerText, "our answer to its first offer")
-        try #require(applied.error == nil)
         events = applied.state.events
         #expect(applied.state.signalingState == "stable")
         #expect(events.map(\.kind).sorted() == ["audio", "video"], "\(events)")
-        for event in events {
-            #expect(event.streams == [streamID], "the \(event.kind) track event's streams: \(event.streams)")
-        }
-        #expect(applied.state.streams.map(\.id) == [streamID], "\(applied.state.streams)")
-        #expect(Set(applied.state.streams.first?.tracks ?? []) == Set(events.map(\.track)), "\(applied.state.streams)")
+        #expect(applied.state.tracksArrive(inOne: streamID), "\(applied.state)")
     }
 
     /// 2. The browser restarts ICE: our answer has new credentials, keeps the answer rules and is accepted; the
@@ -152,8 +146,7 @@ private struct Round {
         #expect(ourOffer.effectiveDirection(ofMediaAt: audioIndex) == .sendonly)
         #expect(ourOffer.media[audioIndex].msids == answer.media[audioIndex].msids)
 
-        let applied = try await browser.setRemote("offer", ourOfferText, "our subsequent offer")
-        try #require(applied.error == nil)
+        try await browser.setRemote("offer", ourOfferText, "our subsequent offer")
         let theirAnswerText = try await browser.describe("createAnswer")
         let theirAnswer = try SessionDescription(parsing: theirAnswerText)
         do {
@@ -194,7 +187,6 @@ private struct Round {
         let current = AnswerChecker.CurrentDescriptions(offerer: offer, answerer: answer)
         #expect(AnswerChecker.violations(offer: nextOffer, answer: nextAnswer, current: current) == [], "\(answerText)")
         let applied = try await browser.setRemote("answer", answerText, what)
-        try #require(applied.error == nil)
         #expect(applied.state.signalingState == "stable")
         return (nextOffer, nextAnswer, applied)
     }

@@ -57,6 +57,31 @@ import TestSupport
         }
     }
 
+    @Test func aRoomThatEmptiesWhileItsEndpointsAreStillBeingReleasedReleasesItsPipelineAfterThem() async throws {
+        let k = try await KurentoRoom.start()
+        defer { Task { await k.stop() } }
+        let alice = RoomUser("alice", room: Self.room, url: k.server.url)
+        let bob = RoomUser("bob", room: Self.room, url: k.server.url)
+        try await withDeadline(.seconds(30), "leaves that overlap") {
+            _ = try await alice.join()
+            _ = try await bob.join()
+            try await alice.publish(port: 41061)
+            try await bob.waitForEvent("alice publishes") { $0 == .participantPublished(Peer(identifier: "alice", streams: ["webcam"])) }
+            try await bob.subscribe(to: "alice", port: 41062)
+            // Alice leaves: her endpoint and bob's subscription to it are released one after the other, and KMS
+            // holds the first release.
+            let gate = BlockingGate()
+            k.kms.hold(methods: ["release"], until: gate)
+            let leaving = Task { try await alice.client.leave() }
+            try await waitUntil("KMS holds the release of alice's endpoint") { gate.isBlocking }
+            // Bob leaves meanwhile: the room is empty while its endpoints are still being released.
+            try await bob.client.leave()
+            gate.open()
+            try await leaving.value
+            try await k.waitUntilEmpty("both left, their leaves overlapping")
+        }
+    }
+
     @Test func loopbackConnectsThePublishersEndpointToItself() async throws {
         let k = try await KurentoRoom.start()
         defer { Task { await k.stop() } }

@@ -10,12 +10,8 @@ enum MediaOffers {
     static let fixtures = SchemaValidation.packageRoot.appendingPathComponent("Tests/SDPTests/Fixtures")
     static let corpus = SchemaValidation.packageRoot.appendingPathComponent("../shared/fixtures/sdp-transform")
         .standardizedFileURL
-    /// The aiortc witness script of PeerManagerTests (docs/testing.md#witnesses).
-    static let aiortcWitness = SchemaValidation.packageRoot
-        .appendingPathComponent("Tests/PeerManagerTests/Witness/aiortc_offerer.py")
 
     static var corpusShouldRun: Bool { FileManager.default.fileExists(atPath: corpus.path) || isCI }
-    static var aiortcShouldRun: Bool { Python.missing("aiortc") == nil || isCI }
 
     /// The m-lines of `answer` that carry a transport, hence a server candidate: the tagged (first) m-line of each
     /// BUNDLE group, and every accepted m-line outside the groups (RFC 9143 §7.3).

@@ -146,14 +146,15 @@ import TestSupport
         #expect(media.endpoints.isEmpty)
     }
 
-    @Test(.enabled(if: MediaOffers.aiortcShouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: AiortcWitness.shouldRun, "python3 with aiortc not found; skipped"), .timeLimit(.minutes(1)))
     func aiortcAcceptsAnAnswerMadeThroughTheRoomServer() async throws {
-        let witness = try PythonDialogue(script: MediaOffers.aiortcWitness.path, arguments: ["audio", "video"])
-        let offer = try #require(witness.read(until: "END-OFFER"))
         let alice = RoomPeer.connected(to: server)
         try await alice.join("alice")
-        let published = try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": true])
-        _ = try await Self.answer(published, offer: offer, peer: alice, endpointName: "alice")
-        #expect(try witness.finish(with: try #require(published["sdpAnswer"]?.stringValue)) == "accepted stable")
+        let verdict = try await AiortcWitness.verdict(offering: ["audio", "video"]) { offer in
+            let published = try await alice.result("publishVideo", ["sdpOffer": .string(offer), "doLoopback": true])
+            _ = try await Self.answer(published, offer: offer, peer: alice, endpointName: "alice")
+            return try #require(published["sdpAnswer"]?.stringValue)
+        }
+        #expect(verdict == "accepted stable")
     }
 }

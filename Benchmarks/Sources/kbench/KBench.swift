@@ -18,6 +18,9 @@ import RoomCluster
 ///   instruction counts under callgrind;
 /// - `kbench room-load URL[,URL…] SERVER_PID[,PID…] CLIENTS [REDIS_URL]`: join storm, publish and chat fan-out
 ///   against a room server, or the nodes of a cluster (clients spread over them; Redis commands counted);
+/// - `kbench kms-load URL SERVER_PID KMS_PID CLIENTS`: join, publish and subscribe storms against `room-server --kms`
+///   whose media is in `kms-double` (``KMSLoad``); it asks run.py for the double's counters by writing `stats` lines
+///   and reading the answers on stdin, before its JSON object;
 /// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM.
 @main
 enum KBench {
@@ -45,7 +48,7 @@ enum KBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
-        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "room-load": 3, "idle-client": 2][mode] ?? 0
+        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "room-load": 3, "kms-load": 4, "idle-client": 2][mode] ?? 0
         guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") || $0.hasPrefix("redis://") }) ?? (needed == 0)
         else { usage() }
         switch mode {
@@ -62,13 +65,16 @@ enum KBench {
                 urls: rest[0].split(separator: ",").map(String.init),
                 serverPIDs: rest[1].split(separator: ",").map { Int32($0) ?? 0 }, clients: Int(rest[2]) ?? 200,
                 redis: rest.count > 3 ? try RedisURL(parsing: rest[3]) : nil))
+        case "kms-load":
+            emit(try await KMSLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, kmsPID: Int32(rest[2]) ?? 0,
+                                       clients: Int(rest[3]) ?? 200))
         case "idle-client": try await EchoClients.idle(url: rest[0], connections: Int(rest[1]) ?? 1)
         default: usage()
         }
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|room-load|idle-client ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|room-load|kms-load|idle-client ...\n".utf8))
         exit(64)
     }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Headless Chromium's RTCPeerConnection as an independent witness of PeerManager's descriptions
-(ChromiumRenegotiationTests, docs/testing.md#witnesses).
+"""Headless Chromium's RTCPeerConnection as an independent witness of our descriptions (docs/testing.md#witnesses):
+PeerManager's (ChromiumRenegotiationTests) and those a RoomServer answers through Kurento Media Server
+(KurentoRoomWitnessTests). The Swift side is TestSupport's ChromiumPeer.
 
 Usage: chromium_peer.py CHROMIUM PROFILE_DIR
 
@@ -15,9 +16,10 @@ it line by line over stdio:
   quit                     -> closes the browser and exits 0
   anything else            -> "fail <why>"
 
-Steps: addRecvonly(kind…), createOffer(), restartIce() (restartIce, then createOffer), createAnswer() (each of
-these three also setLocalDescription; the value is the SDP that createOffer or createAnswer returned),
-setRemote(type, sdp), setDirection(mid, direction), state().
+Steps: addRecvonly(kind…), addSendonly(kind…) (a live track of each kind, all in one MediaStream: video from a
+canvas, audio from WebAudio; no camera or microphone), createOffer(), restartIce() (restartIce, then createOffer),
+createAnswer() (each of these three also setLocalDescription; the value is the SDP that createOffer or createAnswer
+returned), setRemote(type, sdp), setDirection(mid, direction), state().
 
 The state: signalingState, the transceivers (mid, kind, direction, currentDirection), every track event the page
 received in order (kind, the receiver's track id, mid, the ids of `RTCTrackEvent.streams`) and every stream those
@@ -26,12 +28,11 @@ events carried with the ids of the tracks it holds now.
 Every wait has a deadline (KS_DEADLINE_SCALE multiplies them); no fixed sleeps.
 """
 import json
-import os
 import sys
 
-# The shared CDP driver (Tests/Witness/chromium_cdp.py); no bytecode cache in the source tree.
+# The shared CDP driver, beside this script (Python puts the script's folder first on sys.path); no bytecode cache in
+# the source tree.
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Witness"))
 from chromium_cdp import commands, run, say  # noqa: E402
 
 PAGE = r"""
@@ -55,6 +56,16 @@ window.witness = (() => {
   const describe = async made => { await pc.setLocalDescription(made); return made.sdp; };
   const steps = {
     addRecvonly: async (...kinds) => { for (const kind of kinds) pc.addTransceiver(kind, {direction: "recvonly"}); },
+    addSendonly: async (...kinds) => {
+      const stream = new MediaStream();
+      for (const kind of kinds) {
+        const track = kind === "video"
+          ? document.createElement("canvas").captureStream().getVideoTracks()[0]
+          : new AudioContext().createMediaStreamDestination().stream.getAudioTracks()[0];
+        stream.addTrack(track);
+        pc.addTransceiver(track, {direction: "sendonly", streams: [stream]});
+      }
+    },
     createOffer: async () => describe(await pc.createOffer()),
     restartIce: async () => { pc.restartIce(); return describe(await pc.createOffer()); },
     createAnswer: async () => describe(await pc.createAnswer()),
