@@ -33,8 +33,11 @@ import Testing
         // Then the observer saw each state while reading the client, and its close went through
         let closed = ConnectionState.disconnected(ConnectionEnd(code: 1000, reason: "from the observer"))
         try await waitUntil("the close") { seen.value.count == 3 }
-        #expect(seen.value == ["connecting (reads connecting, false)", "connected (reads connected, true)",
-                               "\(closed) (reads \(closed), false)"])
+        // (an observer may read a state newer than the one it is given: the connection may open before the
+        // `connecting` callback runs, docs/architecture.md#callbacks)
+        let first = seen.value.first
+        #expect(first == "connecting (reads connecting, false)" || first == "connecting (reads connected, true)")
+        #expect(seen.value.dropFirst() == ["connected (reads connected, true)", "\(closed) (reads \(closed), false)"])
     }
 
     @Test func aNotificationObserverCanCallTheClient() async throws {
