@@ -96,22 +96,35 @@ public final class ChildProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Starts sampling the process's peak resident memory (`VmHWM` in `/proc/<pid>/status`, a high-water mark)
-    /// every 2 ms on a thread of its own until the process is gone; the box holds the largest value seen, in KiB.
-    /// Growth in the last 2 ms before the exit can be missed, so assert generous bounds only.
+    /// The process id (for reading `/proc/<pid>/…`).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The process's peak resident memory so far (`VmHWM` in `/proc/<pid>/status`, a high-water mark the kernel
+    /// keeps), in KiB; `nil` once the process is gone.
+    public var peakResidentMemoryKiB: Int? { Self.peakResidentMemoryKiB(of: process.processIdentifier) }
+
+    /// Starts sampling the process's peak resident memory (``peakResidentMemoryKiB``) every 2 ms on a thread of its
+    /// own until the process is gone; the box holds the largest value seen, in KiB. Growth in the last 2 ms before
+    /// the exit can be missed, so assert generous bounds only.
     public func samplePeakMemory() -> LockedBox<Int> {
         let peak = LockedBox(0)
-        let path = "/proc/\(process.processIdentifier)/status"
+        let pid = process.processIdentifier
         Thread.detachNewThread {
-            while let status = try? String(contentsOfFile: path, encoding: .utf8), !status.contains("State:\tZ") {
-                if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                   let kib = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "") {
-                    peak.mutate { $0 = max($0, kib) }
-                }
+            while let kib = Self.peakResidentMemoryKiB(of: pid) {
+                peak.mutate { $0 = max($0, kib) }
                 usleep(2000)
             }
         }
         return peak
+    }
+
+    /// `VmHWM` of process `pid`, in KiB (0 when the line is missing); `nil` when it is gone or a zombie.
+    private static func peakResidentMemoryKiB(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              !status.contains("State:\tZ")
+        else { return nil }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
     }
 
     /// Waits at most `timeout` for the process to exit and returns its status; past the deadline the process is

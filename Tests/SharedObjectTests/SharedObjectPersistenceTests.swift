@@ -92,6 +92,31 @@ import TestSupport
         #expect(try await store.load("o") == nil)
     }
 
+    @Test func aNewDatabaseAndItsJournalFilesAreForTheirOwnerOnly() async throws {
+        let path = Self.temporaryDatabase()
+        defer { Self.removeDatabase(path) }
+        // Given a store on a new file, with an object written (so the write-ahead log and its index exist)
+        let store = try SQLiteSharedObjectStore(path: path)
+        try await store.save(StoredSharedObject(name: "o", version: 1, data: ["secret": "s"]))
+        // Then the file, its -wal and its -shm are readable and writable by their owner only
+        for file in [path, path + "-wal", path + "-shm"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file): \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
+    @Test func anExistingDatabaseKeepsTheModeItsOwnerGaveIt() async throws {
+        let path = Self.temporaryDatabase()
+        defer { Self.removeDatabase(path) }
+        // Given an empty file its owner made readable by the group
+        #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o640]))
+        // When a store opens it and writes
+        let store = try SQLiteSharedObjectStore(path: path)
+        try await store.save(StoredSharedObject(name: "o", version: 1, data: [:]))
+        // Then its mode is left as it was
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+    }
+
     @Test func anUnopenableDatabaseIsAClearError() throws {
         #expect(throws: SQLiteError.self) { try SQLiteSharedObjectStore(path: "/nonexistent-dir/x/objects.sqlite") }
     }
