@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "ClusterTests",
             dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager",
-                           "SharedObjects", "SignalingSupport", "TestSupport", "KurentoClient"],
+                           "SharedObjects", "SharedObjectServer", "SignalingSupport", "TestSupport", "KurentoClient"],
             swiftSettings: strict
         ),
         .testTarget(

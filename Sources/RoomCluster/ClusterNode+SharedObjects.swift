@@ -1,7 +1,9 @@
 /// Shared objects across the cluster: each object is a Redis hash (`so:<name>`: `v` its version, `persistent`,
 /// `clients` its clients on every node, `size` its approximate JSON size, and `p:<key>` each property's JSON
 /// text), changed only by one Lua script, which gives each change its version and publishes it on the object's
-/// channel in the same step, so that every node sees the changes in version order.
+/// channel in the same step, so that every node sees the changes in version order. The hash `so-usage` counts the
+/// objects (`objects`) and their sizes (`bytes`) for the quotas, in the same steps that create, grow and forget
+/// them.
 extension ClusterNode {
     /// An object as Redis holds it.
     public struct ObjectRecord: Sendable, Hashable {
@@ -13,14 +15,42 @@ extension ClusterNode {
         public var properties: [String: String]
     }
 
+    /// What opening an object found.
+    public enum ObjectOpening: Sendable, Hashable {
+        /// The object, created when it did not exist.
+        case opened(ObjectRecord)
+        /// It did not exist, a persistent one was asked, and the node may not create persistent objects: nothing
+        /// was created.
+        case persistentNotAllowed
+        /// It did not exist, and one more object would pass the cluster's `maxObjects`: nothing was created.
+        case tooManyObjects(limit: Int)
+        /// It did not exist, and its empty data would take the cluster's objects to `bytes`, past their
+        /// `maxBytes`: nothing was created.
+        case tooManyBytes(bytes: Int)
+    }
+
     /// What a change did.
     public enum ObjectChange: Sendable, Hashable {
         /// Nothing changed; the object is at `version`.
         case unchanged(version: Int)
-        /// The change is `version`; `payload` is `{"version":…,"changed":{…}}` (also sent to the other nodes).
+        /// The change is `version`; `payload` is `{"version":…,"changed":{…},"sender":…}` (also sent to the other
+        /// nodes).
         case changed(version: Int, payload: String)
         /// Refused: the object would be `bytes` long.
         case tooLarge(bytes: Int)
+        /// Refused: the cluster's objects would hold `bytes`, past their `maxBytes`.
+        case tooManyBytes(bytes: Int)
+    }
+
+    /// The objects of the cluster and the bytes of their data, as the quotas count them.
+    public func objectUsage() async throws(RedisError) -> (objects: Int, bytes: Int) {
+        let flat = (try await redis.command(["HGETALL", objectUsageKey]).array ?? []).compactMap(\.string)
+        var usage = (objects: 0, bytes: 0)
+        for index in stride(from: 0, to: flat.count - 1, by: 2) {
+            if flat[index] == "objects" { usage.objects = Int(flat[index + 1]) ?? 0 }
+            if flat[index] == "bytes" { usage.bytes = Int(flat[index + 1]) ?? 0 }
+        }
+        return usage
     }
 
     /// The event kinds of shared objects on the cluster's channels.
@@ -29,13 +59,25 @@ extension ClusterNode {
     public static let objectMessageKind = "sharedObject.message"
 
     func objectKey(_ name: String) -> String { configuration.keyPrefix + "so:" + name }
+    var objectUsageKey: String { configuration.keyPrefix + "so-usage" }
 
-    /// The object's record, created empty at version 0 when Redis has none.
-    public func openObject(_ name: String, persistent: Bool) async throws(RedisError) -> ObjectRecord {
+    /// The object's record. When Redis has none it is created empty at version 0 and counted, unless a
+    /// persistent one is asked and `createsPersistent` is false, or it would pass `maxObjects` or `maxBytes`
+    /// (`nil`: no limit): then nothing is created.
+    public func openObject(_ name: String, persistent: Bool, createsPersistent: Bool = true, maxObjects: Int? = nil,
+                           maxBytes: Int? = nil) async throws(RedisError) -> ObjectOpening {
         let reply = try await redis.command([
-            "EVAL", ObjectScripts.open, "1", objectKey(name), persistent ? "1" : "0",
+            "EVAL", ObjectScripts.open, "2", objectKey(name), objectUsageKey, persistent ? "1" : "0",
+            createsPersistent ? "1" : "0", maxObjects.map(String.init) ?? "", maxBytes.map(String.init) ?? "",
         ])
         let flat = (reply.array ?? []).compactMap(\.string)
+        if flat.count == 3, flat[0] == "!" {
+            switch flat[1] {
+            case "persistent": return .persistentNotAllowed
+            case "objects": return .tooManyObjects(limit: Int(flat[2]) ?? 0)
+            default: return .tooManyBytes(bytes: Int(flat[2]) ?? 0)
+            }
+        }
         var record = ObjectRecord(version: 0, persistent: persistent, properties: [:])
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             let (field, value) = (flat[index], flat[index + 1])
@@ -45,47 +87,62 @@ extension ClusterNode {
             default: if field.hasPrefix("p:") { record.properties[String(field.dropFirst(2))] = value }
             }
         }
-        return record
+        return .opened(record)
     }
 
-    /// Applies `changes` (each key's new JSON text, `nil` to remove it) to `name` in one step.
-    public func setObject(_ name: String, changes: [(key: String, text: String?)], maxBytes: Int)
-        async throws(RedisError) -> ObjectChange
+    /// Applies `changes` (each key's new JSON text, `nil` to remove it) to `name` in one step, refused when the
+    /// object would be larger than `maxBytes` or all objects larger than `maxTotalBytes` (`nil`: no limit).
+    /// `sender` (JSON text) goes into the update's payload as its `sender`.
+    public func setObject(_ name: String, changes: [(key: String, text: String?)], maxBytes: Int,
+                          maxTotalBytes: Int? = nil, sender: String? = nil) async throws(RedisError) -> ObjectChange
     {
-        var arguments = ["EVAL", ObjectScripts.set, "1", objectKey(name), String(maxBytes), configuration.nodeID, name,
-                         keys.channel(name)]
+        var arguments = ["EVAL", ObjectScripts.set, "2", objectKey(name), objectUsageKey, String(maxBytes),
+                         configuration.nodeID, name, keys.channel(name), maxTotalBytes.map(String.init) ?? "",
+                         sender ?? ""]
         for change in changes { arguments += [change.key, change.text ?? ""] }
         let parts = try await redis.command(arguments).array ?? []
         let version = parts.first?.int ?? 0
         let detail = parts.count > 1 ? parts[1].string ?? "" : ""
-        if version < 0 { return .tooLarge(bytes: Int(detail) ?? 0) }
+        if version == -1 { return .tooLarge(bytes: Int(detail) ?? 0) }
+        if version == -2 { return .tooManyBytes(bytes: Int(detail) ?? 0) }
         return detail.isEmpty ? .unchanged(version: version) : .changed(version: version, payload: detail)
     }
 
-    /// One more or one fewer client of `name` on this node; a non-persistent object without clients is removed.
-    /// Returns at once; applied in call order.
+    /// One more or one fewer client of `name` on this node; a non-persistent object without clients is removed
+    /// (and no longer counted). Returns at once; applied in call order.
     public func countObjectClients(_ name: String, delta: Int) {
-        redis.send(["EVAL", ObjectScripts.count, "1", objectKey(name), String(delta)])
+        redis.send(["EVAL", ObjectScripts.count, "2", objectKey(name), objectUsageKey, String(delta)])
     }
 }
 
-/// The scripts of shared objects (see ``ClusterNode``'s extension).
+/// The scripts of shared objects (see ``ClusterNode``'s extension). KEYS[2] is always the usage hash, whose
+/// `objects` and `bytes` move in the same step as the objects they count.
 enum ObjectScripts {
-    /// KEYS: the object. ARGV: persistent ("1"/"0"). The whole hash, created when missing.
+    /// KEYS: the object, the usage. ARGV: persistent ("1"/"0"), may create persistent ("1"/"0"), max objects and
+    /// max bytes ("" for none). The whole hash, created when missing; {"!", what, value} when creating is refused.
     static let open = """
         if redis.call('EXISTS', KEYS[1]) == 0 then
+          if ARGV[1] == '1' and ARGV[2] ~= '1' then return {'!', 'persistent', '0'} end
+          local objects = tonumber(redis.call('HGET', KEYS[2], 'objects') or '0')
+          if ARGV[3] ~= '' and objects + 1 > tonumber(ARGV[3]) then return {'!', 'objects', ARGV[3]} end
+          local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0') + 2
+          if ARGV[4] ~= '' and bytes > tonumber(ARGV[4]) then return {'!', 'bytes', tostring(bytes)} end
           redis.call('HSET', KEYS[1], 'v', 0, 'persistent', ARGV[1], 'clients', 0, 'size', 2)
+          redis.call('HINCRBY', KEYS[2], 'objects', 1)
+          redis.call('HINCRBY', KEYS[2], 'bytes', 2)
         end
         return redis.call('HGETALL', KEYS[1])
         """
 
-    /// KEYS: the object. ARGV: max bytes, origin node, name, channel, then key / JSON text pairs ("" removes).
-    /// Returns {version, payload}: payload "" when nothing changed; {-1, size} when too large.
+    /// KEYS: the object, the usage. ARGV: max bytes, origin node, name, channel, max total bytes ("" for none),
+    /// sender JSON ("" for none), then key / JSON text pairs ("" removes). Returns {version, payload}: payload ""
+    /// when nothing changed; {-1, size} when the object would be too large; {-2, total} past the total.
     static let set = """
         local h = KEYS[1]
-        local size = tonumber(redis.call('HGET', h, 'size') or '2')
+        local before = tonumber(redis.call('HGET', h, 'size') or '2')
+        local size = before
         local updates = {}
-        for i = 5, #ARGV, 2 do
+        for i = 7, #ARGV, 2 do
           local k, v = ARGV[i], ARGV[i + 1]
           local old = redis.call('HGET', h, 'p:' .. k)
           if v == '' then
@@ -100,24 +157,35 @@ enum ObjectScripts {
           if u[2] then size = size + (#u[1] + 4 + #u[2]) end
         end
         if size > tonumber(ARGV[1]) then return {-1, tostring(size)} end
+        local total = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0') + size - before
+        if ARGV[5] ~= '' and size > before and total > tonumber(ARGV[5]) then return {-2, tostring(total)} end
         local parts = {}
         for _, u in ipairs(updates) do
           if u[2] then redis.call('HSET', h, 'p:' .. u[1], u[2]) else redis.call('HDEL', h, 'p:' .. u[1]) end
           table.insert(parts, cjson.encode(u[1]) .. ':' .. (u[2] or 'null'))
         end
         redis.call('HSET', h, 'size', size)
+        redis.call('HINCRBY', KEYS[2], 'bytes', size - before)
         local version = redis.call('HINCRBY', h, 'v', 1)
-        local payload = '{"version":' .. version .. ',"changed":{' .. table.concat(parts, ',') .. '}}'
+        local payload = '{"version":' .. version .. ',"changed":{' .. table.concat(parts, ',') .. '}'
+        if ARGV[6] ~= '' then payload = payload .. ',"sender":' .. ARGV[6] end
+        payload = payload .. '}'
         redis.call('PUBLISH', ARGV[4], cjson.encode({origin = ARGV[2], room = ARGV[3], sequence = 0,
           kind = 'sharedObject.update', user = '', payload = payload}))
         return {version, payload}
         """
 
-    /// KEYS: the object. ARGV: delta. Forgets a non-persistent object whose last client is gone.
+    /// KEYS: the object, the usage. ARGV: delta. Forgets (and stops counting) a non-persistent object whose last
+    /// client is gone.
     static let count = """
         if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
         local n = redis.call('HINCRBY', KEYS[1], 'clients', tonumber(ARGV[1]))
-        if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then redis.call('DEL', KEYS[1]) end
+        if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then
+          local size = tonumber(redis.call('HGET', KEYS[1], 'size') or '2')
+          redis.call('DEL', KEYS[1])
+          if redis.call('HINCRBY', KEYS[2], 'objects', -1) < 0 then redis.call('HSET', KEYS[2], 'objects', 0) end
+          if redis.call('HINCRBY', KEYS[2], 'bytes', -size) < 0 then redis.call('HSET', KEYS[2], 'bytes', 0) end
+        end
         return n
         """
 }

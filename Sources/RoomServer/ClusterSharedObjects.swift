@@ -4,30 +4,52 @@ import SharedObjectServer
 import SharedObjects
 
 /// Shared objects sequenced by the cluster's Redis (``/RoomCluster/ClusterNode``'s object scripts), so that the
-/// clients of one object on every node see one object: the same versions, in order.
+/// clients of one object on every node see one object: the same versions, in order. Redis also keeps the quotas
+/// for every node.
 struct ClusterSharedObjects: SharedObjectCluster {
     let node: ClusterNode
 
-    func open(_ name: String, persistent: Bool) async throws -> SharedObjectState {
-        let record = try await node.openObject(name, persistent: persistent)
-        var data: [String: JSONValue] = [:]
-        for (key, text) in record.properties { data[key] = try? JSONValue(parsing: text) }
-        return SharedObjectState(name: name, version: record.version, persistent: record.persistent, data: data)
+    func open(_ name: String, persistent: Bool, createsPersistent: Bool, quotas: SharedObjectQuotas) async throws
+        -> SharedObjectState
+    {
+        switch try await node.openObject(name, persistent: persistent, createsPersistent: createsPersistent,
+                                         maxObjects: quotas.maxObjects, maxBytes: quotas.maxBytes) {
+        case .opened(let record):
+            var data: [String: JSONValue] = [:]
+            for (key, text) in record.properties { data[key] = try? JSONValue(parsing: text) }
+            return SharedObjectState(name: name, version: record.version, persistent: record.persistent, data: data)
+        case .persistentNotAllowed:
+            throw SharedObjectRefusal.persistentNotAllowed
+        case .tooManyObjects(let limit):
+            throw SharedObjectRefusal.tooManyObjects(limit: limit)
+        case .tooManyBytes(let bytes):
+            throw SharedObjectRefusal.tooManyBytes(bytes: bytes, limit: quotas.maxBytes ?? 0)
+        }
     }
 
-    func set(_ name: String, properties: [String: JSONValue], maxBytes: Int) async throws -> SharedObjectUpdate? {
+    func set(_ name: String, properties: [String: JSONValue], maxBytes: Int, quotas: SharedObjectQuotas,
+             sender: SharedObjectSender?) async throws -> SharedObjectUpdate? {
         let changes = properties.keys.sorted().map { key in
             (key: key, text: properties[key] == .null ? nil : properties[key]!.canonicalText)
         }
-        switch try await node.setObject(name, changes: changes, maxBytes: maxBytes) {
+        switch try await node.setObject(name, changes: changes, maxBytes: maxBytes, maxTotalBytes: quotas.maxBytes,
+                                        sender: sender?.json.canonicalText) {
         case .unchanged:
             return nil
         case .tooLarge(let bytes):
             throw SharedObjectClusterTooLarge(bytes: bytes)
+        case .tooManyBytes(let bytes):
+            throw SharedObjectRefusal.tooManyBytes(bytes: bytes, limit: quotas.maxBytes ?? 0)
         case .changed(let version, let payload):
-            return SharedObjectUpdate(name: name, version: version,
-                                      changed: (try? JSONValue(parsing: payload))?["changed"]?.objectValue ?? [:])
+            return Self.update(of: name, version: version, payload: (try? JSONValue(parsing: payload)) ?? .null)
         }
+    }
+
+    /// The update a change's payload (`{"version":…,"changed":{…},"sender":…}`) stands for; a sender that does not
+    /// read is left out.
+    static func update(of name: String, version: Int, payload: JSONValue) -> SharedObjectUpdate {
+        SharedObjectUpdate(name: name, version: version, changed: payload["changed"]?.objectValue ?? [:],
+                           sender: try? SharedObjectSender(json: payload["sender"]))
     }
 
     func post(_ message: SharedObjectMessage) {
@@ -41,13 +63,12 @@ struct ClusterSharedObjects: SharedObjectCluster {
         guard let payload = try? JSONValue(parsing: event.payload) else { return nil }
         switch event.kind {
         case ClusterNode.objectUpdateKind:
-            guard let version = payload["version"]?.intValue, let changed = payload["changed"]?.objectValue else {
-                return nil
-            }
-            return .update(SharedObjectUpdate(name: event.room, version: version, changed: changed))
+            guard let version = payload["version"]?.intValue, payload["changed"]?.objectValue != nil else { return nil }
+            return .update(update(of: event.room, version: version, payload: payload))
         case ClusterNode.objectMessageKind:
             guard let method = payload["method"]?.stringValue else { return nil }
-            return .message(SharedObjectMessage(name: event.room, method: method, params: payload["params"]))
+            return .message(SharedObjectMessage(name: event.room, method: method, params: payload["params"],
+                                                sender: try? SharedObjectSender(json: payload["sender"])))
         default:
             return nil
         }

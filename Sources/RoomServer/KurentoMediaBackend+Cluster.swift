@@ -19,6 +19,12 @@ extension KurentoMediaBackend {
         scope.kind == .room ? state.withLock { $0.cluster } : nil
     }
 
+    /// A media error for a Redis failure: what Redis said (its address) goes to the log, not to the client.
+    func clusterUnavailable(_ error: any Error, while doing: String) -> RoomError {
+        logger.warning("cluster unavailable", metadata: ["while": "\(doing)", "error": "\(error)"])
+        return RoomError(.mediaEndpoint, message: "cluster unavailable while \(doing)")
+    }
+
     /// The cluster's name of `scope`.
     static func clusterScope(_ scope: MediaScope) -> String { "\(scope.kind.rawValue):\(scope.name)" }
 
@@ -28,7 +34,7 @@ extension KurentoMediaBackend {
         do {
             record = try await cluster.joinMedia(Self.clusterScope(scope))
         } catch {
-            throw RoomError(.mediaEndpoint, message: "cluster unavailable while finding the media of the \(scope): \(error)")
+            throw clusterUnavailable(error, while: "finding the media of the \(scope)")
         }
         guard let record else { return nil }
         return try adopt(record, for: scope)
@@ -45,7 +51,7 @@ extension KurentoMediaBackend {
             recorded = try await cluster.claimMedia(Self.clusterScope(scope), pipeline: ours)
         } catch {
             try? await pipeline.release()
-            throw RoomError(.mediaEndpoint, message: "cluster unavailable while recording the media of the \(scope): \(error)")
+            throw clusterUnavailable(error, while: "recording the media of the \(scope)")
         }
         guard recorded != ours else { return (kms, pipeline) }
         // Another node created one at the same time and recorded it first: one pipeline per room.

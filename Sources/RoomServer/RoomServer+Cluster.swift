@@ -8,9 +8,12 @@ extension RoomServer {
     /// The cluster event that asks the node holding a participant to evict it (``evict(_:from:)``).
     static let evictKind = "evict"
 
-    /// The error of a join (or any call that needs Redis) while the cluster's Redis is unavailable.
-    static func clusterUnavailable(_ error: RedisError) -> RPCErrorObject {
-        RPCErrorObject(code: -32000, message: "cluster unavailable", data: .string(error.description))
+    /// The error of a join (or any call that needs Redis) while the cluster's Redis is unavailable. What Redis said
+    /// (its address, the socket's error) is logged, never sent: the client learns only that the cluster is away.
+    func clusterUnavailable(_ error: RedisError, while doing: String) -> RPCErrorObject {
+        logger.warning("cluster unavailable", metadata: ["while": "\(doing)", "error": "\(error)"])
+        return RPCErrorObject(code: -32000, message: "cluster unavailable",
+                              data: .string("the cluster is unreachable; nothing was reserved, try again later"))
     }
 
     /// Joins the cluster (``Configuration/cluster``): registers this node and starts applying the other nodes'
@@ -72,7 +75,7 @@ extension RoomServer {
         } catch let error as RedisError {
             registry.cancelJoin(session: session)
             try? await cluster.release(user: user, room: room)
-            throw Self.clusterUnavailable(error)
+            throw clusterUnavailable(error, while: "joining")
         }
     }
 

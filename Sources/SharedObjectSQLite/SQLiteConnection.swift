@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One value bound to or read from a statement.
 enum SQLiteValue: Sendable, Hashable {
@@ -12,7 +13,14 @@ enum SQLiteValue: Sendable, Hashable {
 final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
 
+    /// Opens `path`, creating it first, readable and writable by its owner only (0600), when it does not exist:
+    /// SQLite would make it 0644, and its `-wal` and `-shm` files take the database's mode. An existing file keeps
+    /// the mode its owner gave it. (`:memory:`, `""` and `file:` URIs are SQLite's to interpret.)
     init(path: String) throws {
+        if !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") {
+            let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if created >= 0 { close(created) }
+        }
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)

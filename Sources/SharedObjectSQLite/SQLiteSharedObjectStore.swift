@@ -14,7 +14,8 @@ public final class SQLiteSharedObjectStore: SharedObjectStore {
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "KurentoSignaling.SQLiteSharedObjectStore")
 
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating if needed) the database at `path`. A new file, and its `-wal` and `-shm` files, are readable
+    /// and writable by their owner only (0600); an existing file keeps its mode.
     /// - Throws: ``SQLiteError`` when the file cannot be opened or the table cannot be made.
     public init(path: String) throws {
         connection = try SQLiteConnection(path: path)
@@ -52,6 +53,17 @@ public final class SQLiteSharedObjectStore: SharedObjectStore {
 
     public func delete(_ name: String) async throws {
         try await run { connection in try connection.execute("DELETE FROM shared_objects WHERE name = ?", [.text(name)]) }
+    }
+
+    /// The objects in the file and the bytes of their data's JSON text.
+    public func usage() async throws -> SharedObjectUsage? {
+        let row = try await run { connection in
+            try connection.queryRow("SELECT count(*), coalesce(sum(length(CAST(data AS BLOB))), 0) FROM shared_objects", [])
+        }
+        guard let row, row.count == 2, case .integer(let objects) = row[0], case .integer(let bytes) = row[1] else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "cannot count the shared objects")
+        }
+        return SharedObjectUsage(objects: Int(objects), bytes: Int(bytes))
     }
 
     /// The names of the stored objects, sorted.

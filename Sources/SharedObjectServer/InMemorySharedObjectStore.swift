@@ -1,3 +1,4 @@
+import JSONRPC
 import SignalingSupport
 
 /// The default store: persistent objects live as long as the store (usually the process). They outlive their
@@ -18,6 +19,13 @@ public final class InMemorySharedObjectStore: SharedObjectStore {
     }
 
     public func delete(_ name: String) async throws { objects.withLock { _ = $0.removeValue(forKey: name) } }
+
+    public func usage() async throws -> SharedObjectUsage? {
+        objects.withLock { table in
+            SharedObjectUsage(objects: table.count,
+                              bytes: table.values.reduce(0) { $0 + JSONValue.object($1.data).jsonText.utf8.count })
+        }
+    }
 
     /// The names of the stored objects.
     public var names: [String] { objects.withLock { Array($0.keys) } }

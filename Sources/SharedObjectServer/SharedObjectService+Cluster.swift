@@ -1,28 +1,40 @@
 import JSONRPC
+import Logging
 public import SharedObjects
 import SignalingSupport
 
 extension SharedObjectService {
+    /// What a client is told when the cluster cannot be reached: the error's detail (Redis's address, what the
+    /// socket said) goes to the log only.
+    func clusterUnavailable(_ error: any Error, while doing: String, _ name: String) -> RPCErrorObject {
+        logger.warning("cluster unavailable", metadata: ["object": "\(name)", "while": "\(doing)", "error": "\(error)"])
+        return RPCErrorObject(code: -32000, message: "cluster unavailable",
+                              data: .string("the cluster is unreachable; nothing was changed, try again later"))
+    }
+
     /// `sharedObject.set` with a cluster: the cluster decides the version; this server applies the update to its
     /// copy (the setter's update is queued before the reply) and the other servers apply it when it reaches them.
-    func clusterSet(_ params: SharedObjectSetParams, session: ServerSession, cluster: any SharedObjectCluster)
-        async throws -> JSONValue
+    func clusterSet(_ params: SharedObjectSetParams, session: ServerSession, identity: SharedObjectSender?,
+                    cluster: any SharedObjectCluster) async throws -> JSONValue
     {
         let name = params.name
-        let current = try state.withLock { s -> Int in
+        let (current, sender) = try state.withLock { s -> (Int, SharedObjectSender?) in
             guard let object = s.objects[name], object.members[session.id] != nil else { throw Self.notConnected(name) }
-            return object.version
+            return (object.version, self.sender(of: session, identity, in: s))
         }
         let update: SharedObjectUpdate?
         do {
-            update = try await cluster.set(name, properties: params.properties, maxBytes: limits.maxBytesPerObject)
+            update = try await cluster.set(name, properties: params.properties, maxBytes: limits.maxBytesPerObject,
+                                           quotas: configuration.quotas, sender: sender)
         } catch let refusal as SharedObjectClusterTooLarge {
             throw RPCErrorObject.sharedObject(.objectTooLarge,
                 "shared object '\(name)' would be \(refusal.bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
+        } catch let refusal as SharedObjectRefusal {
+            throw refusal.error(for: name)
         } catch let error as RPCErrorObject {
             throw error
         } catch {
-            throw RPCErrorObject(code: -32000, message: "cluster unavailable", data: .string("\(error)"))
+            throw clusterUnavailable(error, while: "changing", name)
         }
         guard let update else { return ["version": .int(current)] }
         // Its update reaches this node's clients, the setter among them, before the reply, in version order.
@@ -113,7 +125,8 @@ extension SharedObjectService {
     /// Reads `name` from the cluster and brings this server's copy and its clients up to it.
     func resyncFromCluster(_ name: String) async {
         guard let cluster = configuration.cluster,
-              let fresh = try? await cluster.open(name, persistent: false) else { return }
+              let fresh = try? await cluster.open(name, persistent: false, createsPersistent: false,
+                                                  quotas: configuration.quotas) else { return }
         let (outboxes, woken) = state.withLock { s -> ([SessionOutbox], [CheckedContinuation<Void, Never>]) in
             guard var object = s.objects[name], fresh.version > object.version else { return ([], []) }
             var changed: [String: JSONValue] = [:]

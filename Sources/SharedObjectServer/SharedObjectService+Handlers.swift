@@ -6,7 +6,7 @@ import SignalingSupport
 extension SharedObjectService {
     /// `sharedObject.connect`: check the limit, ask the authorizer, load a stored object if it is not live, then
     /// attach and answer with the whole state. Connecting again to an object already held answers the current
-    /// state (that is how a client re-syncs).
+    /// state (that is how a client re-syncs). A new object must fit the rules for persistence and the quotas.
     func connect(_ params: SharedObjectConnectParams, session: ServerSession) async throws -> JSONValue {
         let name = params.name
         try state.withLock { s in try checkRoomForOneMore(name, session: session, in: s) }
@@ -14,6 +14,7 @@ extension SharedObjectService {
         guard try await configuration.authorize(access) else {
             throw RPCErrorObject.sharedObject(.unauthorized, "not authorized to connect to shared object '\(name)'")
         }
+        try await readBaseline()
         let stored = try await loadUnlessLive(name, persistent: params.persistent)
         let (snapshot, firstSave, outbox) = try state.withLock {
             s -> (SharedObjectState, StoredSharedObject?, SessionOutbox) in
@@ -23,9 +24,12 @@ extension SharedObjectService {
             if let live = s.objects[name] {
                 object = live
             } else if let stored {
-                object = LiveObject(version: stored.version, persistent: stored.persistent, data: stored.data)
+                let bytes = Self.bytes(of: stored.data)
+                if stored.persistent { countLoaded(name, bytes: bytes, in: &s) }
+                object = LiveObject(version: stored.version, persistent: stored.persistent, data: stored.data, bytes: bytes)
             } else {
-                object = LiveObject(version: 0, persistent: params.persistent, data: [:])
+                try admitNewObject(name, persistent: params.persistent, in: &s)
+                object = LiveObject(version: 0, persistent: params.persistent, data: [:], bytes: Self.bytes(of: [:]))
                 if params.persistent, configuration.cluster == nil {
                     // Stored at once, so that an object nobody changed still exists after a restart.
                     object.pendingWrites += 1
@@ -55,7 +59,10 @@ extension SharedObjectService {
     func set(_ params: SharedObjectSetParams, session: ServerSession) async throws -> JSONValue {
         try admit(session)
         let name = params.name
-        if let cluster = configuration.cluster { return try await clusterSet(params, session: session, cluster: cluster) }
+        let identity = configuration.identify(session)
+        if let cluster = configuration.cluster {
+            return try await clusterSet(params, session: session, identity: identity, cluster: cluster)
+        }
         let (version, outboxes, write) = try state.withLock {
             s -> (Int, [SessionOutbox], StoredSharedObject?) in
             guard var object = s.objects[name], object.members[session.id] != nil else { throw Self.notConnected(name) }
@@ -70,21 +77,24 @@ extension SharedObjectService {
                 }
             }
             guard !changed.isEmpty else { return (object.version, [], nil) }
-            let bytes = JSONValue.object(data).jsonText.utf8.count
+            let bytes = Self.bytes(of: data)
             if bytes > limits.maxBytesPerObject {
                 throw RPCErrorObject.sharedObject(.objectTooLarge,
                     "shared object '\(name)' would be \(bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
             }
+            try admitBytes(bytes - object.bytes, for: name, in: &s)
             object.version += 1
             object.data = data
+            object.bytes = bytes
             var write: StoredSharedObject?
             if object.persistent {
                 object.pendingWrites += 1
                 write = StoredSharedObject(name: name, version: object.version, data: data)
             }
             s.objects[name] = object
-            let outboxes = enqueue(.update, SharedObjectUpdate(name: name, version: object.version, changed: changed).json,
-                                   to: object, in: s)
+            let update = SharedObjectUpdate(name: name, version: object.version, changed: changed,
+                                            sender: sender(of: session, identity, in: s))
+            let outboxes = enqueue(.update, update.json, to: object, in: s)
             return (object.version, outboxes, write)
         }
         for outbox in outboxes { outbox.flush() }
@@ -95,14 +105,16 @@ extension SharedObjectService {
     /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included.
     func send(_ params: SharedObjectSendParams, session: ServerSession) async throws -> JSONValue? {
         try admit(session)
-        let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params).json
+        let identity = configuration.identify(session)
         let outboxes = try state.withLock { s -> [SessionOutbox] in
             guard let object = s.objects[params.name], object.members[session.id] != nil else {
                 throw Self.notConnected(params.name)
             }
-            let outboxes = enqueue(.message, message, to: object, in: s)
+            let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params,
+                                              sender: sender(of: session, identity, in: s))
+            let outboxes = enqueue(.message, message.json, to: object, in: s)
             // Under the lock, so that the other servers get messages and changes in this server's order.
-            configuration.cluster?.post(SharedObjectMessage(name: params.name, method: params.method, params: params.params))
+            configuration.cluster?.post(message)
             return outboxes
         }
         for outbox in outboxes { outbox.flush() }
@@ -132,6 +144,12 @@ extension SharedObjectService {
         }
     }
 
+    /// Who `session` is in its updates and messages: `identity` (from ``Configuration/identify``, called before the
+    /// lock), else its anonymous id.
+    func sender(of session: ServerSession, _ identity: SharedObjectSender?, in s: State) -> SharedObjectSender? {
+        identity ?? s.clients[session.id].map { .anonymous($0.anonymousID) }
+    }
+
     static func notConnected(_ name: String) -> RPCErrorObject {
         .sharedObject(.notConnected, "not connected to shared object '\(name)': send sharedObject.connect first")
     }
@@ -146,30 +164,37 @@ extension SharedObjectService {
         }
     }
 
-    /// Loads `name` from the store (with a cluster: from the cluster) unless it is live; concurrent connects share
-    /// one load.
+    /// Loads `name` from the store (with a cluster: opens it in the cluster, which creates it when it must and
+    /// may) unless it is live; concurrent connects that ask the same share one load.
     private func loadUnlessLive(_ name: String, persistent: Bool) async throws -> LoadedObject? {
         let store = configuration.store, cluster = configuration.cluster
+        let key = LoadKey(name: name, persistent: persistent)
+        let creates = configuration.clientsCreatePersistentObjects, quotas = configuration.quotas
         let load = state.withLock { s -> Task<LoadedObject?, any Error>? in
             if s.objects[name] != nil { return nil }
-            if let running = s.loads[name] { return running }
+            if let running = s.loads[key] { return running }
             let task = Task { () throws -> LoadedObject? in
                 if let cluster {
-                    let state = try await cluster.open(name, persistent: persistent)
+                    let state = try await cluster.open(name, persistent: persistent, createsPersistent: creates,
+                                                       quotas: quotas)
                     return LoadedObject(version: state.version, persistent: state.persistent, data: state.data)
                 }
                 return try await store.load(name).map { LoadedObject(version: $0.version, persistent: true, data: $0.data) }
             }
-            s.loads[name] = task
+            s.loads[key] = task
             return task
         }
         guard let load else { return nil }
-        defer { state.withLock { s in if s.loads[name] == load { s.loads[name] = nil } } }
+        defer { state.withLock { s in if s.loads[key] == load { s.loads[key] = nil } } }
         do {
             return try await load.value
+        } catch let refusal as SharedObjectRefusal {
+            throw refusal.error(for: name)
         } catch {
+            // The detail (a file, an address) is for the log, never for the client.
+            if cluster != nil { throw clusterUnavailable(error, while: "opening", name) }
             logger.error("store failed to load", metadata: ["object": "\(name)", "error": "\(error)"])
-            throw RPCErrorObject.internalError("the store could not load shared object '\(name)': \(error)")
+            throw RPCErrorObject.internalError("the store could not load shared object '\(name)'")
         }
     }
 

@@ -17,11 +17,15 @@ public import SignalingSupport
 ///   is answered with the current version and sends no update.
 /// - **Messages.** `sharedObject.send` reaches every client of the object, the sender included, in order with the
 ///   updates.
+/// - **Senders.** Every update and message says who sent it, as the server knows the session
+///   (``Configuration/identify``, else an anonymous id the service gives the session), never from the params.
 /// - **Lifetime.** A non-persistent object disappears with its last client. A persistent one is written to the
 ///   ``SharedObjectStore`` after each change (before the setter's reply) and is loaded again by the next connect.
+///   Whether clients may create persistent objects is ``Configuration/clientsCreatePersistentObjects``.
 /// - **Sessions.** When a session ends (``/JSONRPC/JSONRPCServer/whenSessionEnds(_:)``) it is detached from its
 ///   objects. While its connection is gone, notifications to it are dropped: the client re-syncs on reconnection.
-/// - **Limits.** ``SharedObjectLimits``; refusals use ``/SharedObjects/SharedObjectErrorCode``.
+/// - **Limits.** ``SharedObjectLimits`` per session and ``SharedObjectQuotas`` for everyone together; refusals use
+///   ``/SharedObjects/SharedObjectErrorCode``.
 public final class SharedObjectService: Sendable {
     /// What a service is made of.
     public struct Configuration: Sendable {
@@ -29,6 +33,20 @@ public final class SharedObjectService: Sendable {
         public var store: any SharedObjectStore
         /// Per-session limits.
         public var limits: SharedObjectLimits
+        /// What all sessions together may keep (with a cluster: in the whole cluster). Default: 10,000 objects,
+        /// 64 MiB.
+        public var quotas: SharedObjectQuotas
+        /// Whether a client may create a persistent object: `sharedObject.connect{persistent: true}` for a name that
+        /// does not exist yet. When `false` such a connect is refused with 1102 and creates nothing; connecting to an
+        /// object that is already persistent is not affected. Default `true`; `room-server` turns it off
+        /// (`--allow-persistent-shared-objects` turns it on). The ``authorize`` closure sees ``SharedObjectAccess/persistent``
+        /// too, for finer rules.
+        public var clientsCreatePersistentObjects: Bool
+        /// Who a session is, for the ``/SharedObjects/SharedObjectSender`` of its updates and messages; `nil`: a
+        /// session without a user, known by an anonymous id the service gives it. Called outside the service's
+        /// lock, for every `set` and `send`; keep it fast. Default: everyone is anonymous (a ``RoomServer`` names
+        /// the user and room a session joined).
+        public var identify: @Sendable (ServerSession) -> SharedObjectSender?
         /// Decides whether a session may connect to an object: `false` answers 1102; a thrown
         /// ``/JSONRPC/RPCErrorObject`` answers with that error. Default: everyone may connect to everything.
         public var authorize: @Sendable (SharedObjectAccess) async throws -> Bool
@@ -48,9 +66,15 @@ public final class SharedObjectService: Sendable {
             authorize: @escaping @Sendable (SharedObjectAccess) async throws -> Bool = { _ in true },
             logger: Logger = .disabled(label: "KurentoSignaling.SharedObjects"),
             clock: any SignalingClock = SystemClock(),
-            cluster: (any SharedObjectCluster)? = nil
+            cluster: (any SharedObjectCluster)? = nil,
+            quotas: SharedObjectQuotas = .init(),
+            clientsCreatePersistentObjects: Bool = true,
+            identify: @escaping @Sendable (ServerSession) -> SharedObjectSender? = { _ in nil }
         ) {
             self.cluster = cluster
+            self.quotas = quotas
+            self.clientsCreatePersistentObjects = clientsCreatePersistentObjects
+            self.identify = identify
             self.store = store
             self.limits = limits
             self.authorize = authorize
@@ -63,6 +87,8 @@ public final class SharedObjectService: Sendable {
         var version: Int
         var persistent: Bool
         var data: [String: JSONValue]
+        /// The UTF-8 length of `data`'s JSON text (what the quotas count; without a cluster).
+        var bytes: Int
         /// The connected sessions, by id.
         var members: [String: ServerSession] = [:]
         /// Saves not finished yet: a persistent object stays in memory until they are, so a later connect never
@@ -84,13 +110,38 @@ public final class SharedObjectService: Sendable {
     struct Client {
         let outbox: SessionOutbox
         var names: Set<String> = []
+        /// The session's ``/SharedObjects/SharedObjectSender/anonymous(_:)`` id: random, not derived from its
+        /// session id.
+        let anonymousID = String(SecureID.hex().prefix(16))
+    }
+
+    /// A load in progress: of one name, for a connect that asked for persistence or not.
+    struct LoadKey: Hashable {
+        var name: String
+        var persistent: Bool
     }
 
     struct State {
         var objects: [String: LiveObject] = [:]
         var clients: [String: Client] = [:]
-        var loads: [String: Task<LoadedObject?, any Error>] = [:]
+        var loads: [LoadKey: Task<LoadedObject?, any Error>] = [:]
         var nextWaiter: UInt64 = 0
+        /// Without a cluster: the objects and bytes ``Configuration/quotas`` count (the live objects and every
+        /// persistent one the store holds).
+        var usage = SharedObjectUsage()
+        /// Without a cluster: how far the store's own count (``SharedObjectStore/usage()``) has been added to
+        /// ``usage``.
+        var baseline = Baseline.unread
+        /// Persistent objects counted since the service started, when the store cannot count its own.
+        var countedStored: Set<String> = []
+    }
+
+    /// Whether the store's objects are in ``State/usage`` yet.
+    enum Baseline {
+        case unread
+        case reading(Task<Void, any Error>)
+        /// Read; `known` is false for a store that cannot count (its objects are counted as they are met).
+        case read(known: Bool)
     }
 
     /// The settings this service was made with.
@@ -143,6 +194,11 @@ public final class SharedObjectService: Sendable {
     /// The names of the live objects.
     public var liveObjectNames: [String] { state.withLock { Array($0.objects.keys) } }
 
+    /// What ``Configuration/quotas`` count now, without a cluster: the live objects and the persistent ones in the
+    /// store (those of a store that cannot count its own only once this service met them), and the bytes of their
+    /// data. With a cluster the cluster counts, and this stays zero.
+    public var usage: SharedObjectUsage { state.withLock { $0.usage } }
+
     /// The names of the objects `session` is connected to.
     public func objectNames(of session: ServerSession) -> Set<String> {
         state.withLock { $0.clients[session.id]?.names ?? [] }
@@ -171,6 +227,11 @@ public final class SharedObjectService: Sendable {
         guard var object = s.objects[name] else { return }
         if object.members.removeValue(forKey: sessionID) != nil { configuration.cluster?.count(name, delta: -1) }
         let gone = object.members.isEmpty && object.pendingWrites == 0
+        if gone, !object.persistent, configuration.cluster == nil {
+            // Gone for good: it no longer counts (a persistent one still does, in the store).
+            s.usage.objects -= 1
+            s.usage.bytes -= object.bytes
+        }
         if gone {
             // (no one is left to wait for a version here: a waiter is resumed, outside this lock, and answers)
             let waiters = object.waiters.map(\.resume)

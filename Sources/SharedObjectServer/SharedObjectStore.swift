@@ -29,4 +29,13 @@ public protocol SharedObjectStore: Sendable {
     func save(_ object: StoredSharedObject) async throws
     /// Forgets the object called `name`.
     func delete(_ name: String) async throws
+    /// The objects the store holds and the bytes of their data (each object's JSON text), which
+    /// ``SharedObjectQuotas`` count from the service's first connect on. `nil` when the store cannot tell (the
+    /// default): the service then counts only the objects created since it started.
+    func usage() async throws -> SharedObjectUsage?
+}
+
+extension SharedObjectStore {
+    /// `nil`: the store does not say (see ``SharedObjectStore/usage()``).
+    public func usage() async throws -> SharedObjectUsage? { nil }
 }

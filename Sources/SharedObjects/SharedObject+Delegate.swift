@@ -17,6 +17,10 @@ public protocol SharedObjectDelegate: AnyObject, Sendable {
     func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate)
     /// A message sent to the object arrived (also this client's own).
     func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?)
+    /// A message sent to the object arrived (also this client's own), with who sent it as the server knows that
+    /// session. The default calls ``sharedObject(_:didReceiveMessage:params:)``.
+    func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?,
+                      from sender: SharedObjectSender?)
     /// The object was closed.
     func sharedObject(_ object: SharedObject, didCloseWithReason reason: String)
     /// The delegate fell more than 1,024 events behind and missed `count` events right after the last one it
@@ -32,6 +36,10 @@ extension SharedObjectDelegate {
     public func sharedObject(_ object: SharedObject, didConnect state: SharedObjectState) {}
     public func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate) {}
     public func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?) {}
+    public func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?,
+                             from sender: SharedObjectSender?) {
+        sharedObject(object, didReceiveMessage: method, params: params)
+    }
     public func sharedObject(_ object: SharedObject, didCloseWithReason reason: String) {}
     public func sharedObject(_ object: SharedObject, didLoseEvents count: Int) {}
 }
@@ -45,8 +53,8 @@ extension SharedObject {
                 switch event {
                 case .connected(let state): delegate.sharedObject(object, didConnect: state)
                 case .updated(let update): delegate.sharedObject(object, didUpdate: update)
-                case .message(let method, let params):
-                    delegate.sharedObject(object, didReceiveMessage: method, params: params)
+                case .message(let method, let params, let sender):
+                    delegate.sharedObject(object, didReceiveMessage: method, params: params, from: sender)
                 case .closed(let reason): delegate.sharedObject(object, didCloseWithReason: reason)
                 }
             } lost: { object, count, delegate in

@@ -221,7 +221,7 @@ public final class SharedObject: Sendable {
     func apply(_ message: SharedObjectMessage) {
         state.withLock { s in
             guard s.phase != .idle else { return }
-            eventHub.publish(.message(method: message.method, params: message.params))
+            eventHub.publish(.message(method: message.method, params: message.params, sender: message.sender))
         }
     }
 

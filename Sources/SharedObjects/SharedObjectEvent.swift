@@ -8,8 +8,9 @@ public enum SharedObjectEvent: Sendable, Hashable {
     case connected(SharedObjectState)
     /// The server applied a change: its version and only the keys it changed (`JSONValue.null`: removed).
     case updated(SharedObjectUpdate)
-    /// A message sent with ``SharedObject/send(_:params:)`` by any client of the object, this one included.
-    case message(method: String, params: JSONValue?)
+    /// A message sent with ``SharedObject/send(_:params:)`` by any client of the object, this one included; `sender`
+    /// is who sent it as the server knows that session (``SharedObjectMessage/sender``).
+    case message(method: String, params: JSONValue?, sender: SharedObjectSender? = nil)
     /// The object was closed: by ``SharedObject/close()``, or by the server (the reason says why).
     case closed(reason: String)
 }

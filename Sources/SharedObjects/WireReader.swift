@@ -17,6 +17,12 @@ struct WireReader {
         return string
     }
 
+    func optionalString(_ key: String) throws(RPCErrorObject) -> String? {
+        guard let value = members[key] else { return nil }
+        guard case .string(let string) = value else { throw mistyped(key, "a string") }
+        return string
+    }
+
     func int(_ key: String) throws(RPCErrorObject) -> Int {
         guard let value = members[key] else { throw missing(key) }
         guard case .int(let int) = value else { throw mistyped(key, "an integer") }

@@ -72,16 +72,31 @@ extension Report {
             let changes = update.changed.keys.sorted().map { key in
                 update.changed[key] == .null ? "\(key) removed" : "\(key) = \(update.changed[key]?.jsonText ?? "")"
             }
-            self.init(event: "sharedObjectUpdate",
-                      fields: ["name": .string(name), "version": .int(update.version), "changed": .object(update.changed)],
-                      text: "shared object \(name) version \(update.version): \(changes.joined(separator: ", "))")
-        case .message(let method, let params):
-            self.init(event: "sharedObjectMessage",
-                      fields: ["name": .string(name), "method": .string(method), "params": params ?? .null],
-                      text: "shared object \(name) message \(method): \(params?.jsonText ?? "-")")
+            var fields: [String: JSONValue] = ["name": .string(name), "version": .int(update.version),
+                                               "changed": .object(update.changed)]
+            fields["sender"] = update.sender?.json
+            self.init(event: "sharedObjectUpdate", fields: fields,
+                      text: "shared object \(name) version \(update.version)\(Self.by(update.sender)): "
+                          + changes.joined(separator: ", "))
+        case .message(let method, let params, let sender):
+            var fields: [String: JSONValue] = ["name": .string(name), "method": .string(method), "params": params ?? .null]
+            fields["sender"] = sender?.json
+            self.init(event: "sharedObjectMessage", fields: fields,
+                      text: "shared object \(name) message \(method)\(Self.by(sender)): \(params?.jsonText ?? "-")")
         case .closed(let reason):
             self.init(event: "sharedObjectClosed", fields: ["name": .string(name), "reason": .string(reason)],
                       text: "shared object \(name) closed: \(reason)")
+        }
+    }
+}
+
+extension Report {
+    /// ` by alice`, ` by anonymous 3f9a…`, or nothing when the server did not say who.
+    static func by(_ sender: SharedObjectSender?) -> String {
+        switch sender {
+        case .user(let user, _)?: " by \(user)"
+        case .anonymous(let id)?: " by anonymous \(id)"
+        case nil: ""
         }
     }
 }

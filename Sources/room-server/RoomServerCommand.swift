@@ -22,6 +22,15 @@ struct RoomServerCommand: AsyncParsableCommand {
             (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
             SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
 
+            Shared objects: clients may not create persistent ones unless --allow-persistent-shared-objects is given; \
+            all sessions together may keep --max-shared-objects objects (10000) holding --max-shared-object-bytes \
+            bytes (64 MiB), past which a connect gets 1103 and a change 1104.
+
+            Cluster: the Redis URL comes from --cluster or the ROOM_SERVER_CLUSTER_URL environment variable, and \
+            its password, which ps would show on the command line, better from --cluster-password-file FILE or the \
+            ROOM_SERVER_CLUSTER_PASSWORD environment variable. Whoever can write to that Redis can act as any node: \
+            keep it on a private network, behind its password.
+
             Operating it (docs/operations.md): plain HTTP on the same port answers GET /healthz (200 while the \
             process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
             --cluster Redis unreachable, or with --kms no Kurento Media Server reachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
@@ -35,14 +44,15 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --port 8443 --tls-cert cert.pem --tls-key key.pem --max-rooms 10
               room-server --max-participants-per-room 4 --reconnection-window 2
               room-server --host 0.0.0.0 --port 8888 --log-level debug
-              room-server --shared-objects objects.sqlite
+              room-server --shared-objects objects.sqlite --allow-persistent-shared-objects
               room-server --port 8888 --kms ws://127.0.0.1:8888/kurento
               room-server --kms ws://kms-1:8888/kurento --kms ws://kms-2:8888/kurento --kms-timeout 15
-              room-server --port 8888 --cluster redis://:secret@10.0.0.5:6379/0 --node-id east-1
+              room-server --port 8888 --cluster redis://10.0.0.5:6379/0 --cluster-password-file /run/secrets/redis --node-id east-1
               ROOM_SERVER_ADMIN_TOKEN=s3cr3t room-server --metrics-port 9100
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
-            cannot open the --shared-objects file, or cannot reach the --cluster Redis; 2 usage error (as room-join \
+            cannot open the --shared-objects file, cannot read the --cluster-password-file, or cannot reach the \
+            --cluster Redis; 2 usage error (as room-join \
             and tree-join).
             """
     )
@@ -73,10 +83,20 @@ struct RoomServerCommand: AsyncParsableCommand {
                                + "survive a restart. Without it they live in memory.", valueName: "path"))
     var sharedObjectsPath: String?
 
+    @OptionGroup(title: "Shared objects")
+    var sharedObjectOptions: SharedObjectOptions
+
     @Option(help: ArgumentHelp("Serve rooms together with other room-server processes through this Redis "
-                               + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret).",
+                               + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret, "
+                               + "better given by --cluster-password-file or \(Self.clusterPasswordVariable), which ps "
+                               + "does not show; default: the \(Self.clusterURLVariable) environment variable).",
                                valueName: "url"))
     var cluster: String?
+
+    @Option(name: .customLong("cluster-password-file"),
+            help: ArgumentHelp("Read the --cluster Redis password from the first line of this file (instead of the "
+                               + "URL, where ps shows it).", valueName: "file"))
+    var clusterPasswordFile: String?
 
     @Option(name: .customLong("kms"),
             help: ArgumentHelp("Get the media from this Kurento Media Server (ws[s]://HOST:8888/kurento) instead of "
@@ -128,14 +148,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         guard reconnectionWindow >= 0, reconnectionWindow.isFinite else {
             throw ValidationError("--reconnection-window must be a number of seconds, 0 or more")
         }
-        if let cluster {
-            do { _ = try RedisURL(parsing: cluster) } catch { throw ValidationError("--cluster: \(error)") }
-            if sharedObjectsPath != nil {
-                throw ValidationError("--shared-objects does not go with --cluster: the cluster's Redis keeps the shared objects")
-            }
-        } else if nodeID != nil {
-            throw ValidationError("--node-id goes with --cluster")
-        }
+        try validateCluster()
         guard nodeTimeout > 0, nodeTimeout.isFinite else { throw ValidationError("--node-timeout must be positive") }
         if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
         if let metricsPort, !(0...65535).contains(metricsPort) {
@@ -170,10 +183,24 @@ struct RoomServerCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("room-server: --shared-objects: \(error)\n".utf8))
                 throw ExitCode.failure
             }
+            warnIfOthersCanRead(sharedObjectsPath, logger: logger)
+        }
+        let redis: RedisURL?
+        do {
+            redis = try clusterRedisURL()
+        } catch {
+            FileHandle.standardError.write(Data("room-server: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        if passwordOnCommandLine {
+            logger.warning("""
+                the --cluster URL holds the Redis password, which ps shows to every user: use --cluster-password-file \
+                or \(Self.clusterPasswordVariable)
+                """)
         }
         let server: RoomServer
         do {
-            server = try await RoomServer.start(serverConfiguration(logger: logger, sharedObjectStore: store))
+            server = try await RoomServer.start(serverConfiguration(logger: logger, sharedObjectStore: store, redis: redis))
         } catch let error as RedisError {
             FileHandle.standardError.write(Data("room-server: --cluster: \(error)\n".utf8))
             throw ExitCode.failure
@@ -191,8 +218,10 @@ struct RoomServerCommand: AsyncParsableCommand {
         await server.shutdown()
     }
 
-    /// The library configuration these options describe.
-    func serverConfiguration(logger: Logger, sharedObjectStore: (any SharedObjectStore)? = nil) -> RoomServer.Configuration {
+    /// The library configuration these options describe (`redis`: the cluster's Redis, its password resolved).
+    func serverConfiguration(logger: Logger, sharedObjectStore: (any SharedObjectStore)? = nil, redis: RedisURL? = nil)
+        -> RoomServer.Configuration
+    {
         RoomServer.Configuration(
             host: host, port: port,
             tls: tlsCertificate.flatMap { cert in tlsKey.map { (certificateFile: cert, privateKeyFile: $0) } },
@@ -200,12 +229,21 @@ struct RoomServerCommand: AsyncParsableCommand {
             limits: limits.roomServerLimits,
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
-            sharedObjects: SharedObjectService.Configuration(
-                store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
-            cluster: clusterConfiguration,
+            sharedObjects: sharedObjectOptions.configuration(store: sharedObjectStore ?? InMemorySharedObjectStore(),
+                                                             logger: logger),
+            cluster: clusterConfiguration(redis: redis),
             operations: operationsConfiguration,
             logger: logger,
             metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))
+    }
+
+    /// Warns when the `--shared-objects` file (made 0600 when new) is readable or writable by others than its owner:
+    /// an existing file keeps the mode it was given.
+    func warnIfOthersCanRead(_ path: String, logger: Logger) {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+              mode & 0o077 != 0 else { return }
+        logger.warning("the --shared-objects file is open to others than its owner: chmod 600 it",
+                       metadata: ["path": "\(path)", "mode": "\(String(mode, radix: 8))"])
     }
 
     /// `--kms` and `--kms-timeout`: Kurento Media Server, or the simulated media without them.
@@ -227,9 +265,9 @@ struct RoomServerCommand: AsyncParsableCommand {
             listener: metricsPort.map { (host: metricsHost ?? host, port: $0) })
     }
 
-    /// `--cluster` and `--node-id` (validated in ``validate()``).
-    var clusterConfiguration: ClusterConfiguration? {
-        guard let cluster, let url = try? RedisURL(parsing: cluster) else { return nil }
+    /// `--cluster` (its URL resolved to `redis`) and `--node-id`.
+    func clusterConfiguration(redis: RedisURL?) -> ClusterConfiguration? {
+        guard let url = redis else { return nil }
         let node = nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         let timeout = Duration.milliseconds(Int((nodeTimeout * 1000).rounded()))
         return ClusterConfiguration(redis: url, nodeID: node, heartbeatInterval: timeout / 5, nodeTimeout: timeout)

@@ -6,6 +6,7 @@ import RoomCluster
 import RoomProtocol
 import SDP
 import RoomServer
+import SharedObjectServer
 import SignalingSupport
 import TestSupport
 import Testing
@@ -21,8 +22,10 @@ struct Cluster {
 
     /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout: four of them, at least 3 s).
     /// `media(i)` is node i's media backend (default: simulated).
+    /// `sharedObjects` configures every node's shared objects.
     static func start(nodes count: Int, heartbeats: [Duration] = [],
-                      media: (Int) -> any MediaBackend = { _ in SimulatedMediaBackend() }) async throws -> Cluster {
+                      media: (Int) -> any MediaBackend = { _ in SimulatedMediaBackend() },
+                      sharedObjects: SharedObjectService.Configuration = .init()) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
         var nodes: [RoomServer] = []
@@ -32,7 +35,8 @@ struct Cluster {
                 redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
                 nodeTimeout: max(heartbeat * 4, .seconds(3)) * deadlineScale,
                 timeout: .seconds(2) * deadlineScale)
-            nodes.append(try await RoomServer.start(.init(media: media(index), cluster: cluster)))
+            nodes.append(try await RoomServer.start(.init(media: media(index), sharedObjects: sharedObjects,
+                                                          cluster: cluster)))
         }
         return Cluster(redis: redis, nodes: nodes)
     }

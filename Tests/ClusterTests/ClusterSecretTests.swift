@@ -29,7 +29,7 @@ struct ClusterSecretTests {
     /// Proves a node reached the password-protected Redis: a join goes through its name claim there.
     static func joinThrough(_ url: String, as user: String) async throws {
         let member = Member(user, url: url)
-        #expect(try await member.join() == [user])
+        #expect(try await member.join() == [])  // (the others already there: none)
         await member.client.disconnect()
     }
 

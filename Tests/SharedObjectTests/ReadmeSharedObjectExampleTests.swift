@@ -20,10 +20,12 @@ import TestSupport
         try await color.setProperties(["size": 3, "color": nil])
         try await color.send("flash", params: ["times": 2])
         let seen = try await collect(events, "the example's events") { if case .message = $0 { true } else { false } }
+        let alicesSender = SharedObjectSender.user("alice", room: "demo")
         #expect(seen == [
-            .updated(SharedObjectUpdate(name: "room:demo/color", version: 1, changed: ["color": "red"])),
-            .updated(SharedObjectUpdate(name: "room:demo/color", version: 2, changed: ["size": 3, "color": nil])),
-            .message(method: "flash", params: ["times": 2]),
+            .updated(SharedObjectUpdate(name: "room:demo/color", version: 1, changed: ["color": "red"], sender: alicesSender)),
+            .updated(SharedObjectUpdate(name: "room:demo/color", version: 2, changed: ["size": 3, "color": nil],
+                                        sender: alicesSender)),
+            .message(method: "flash", params: ["times": 2], sender: alicesSender),
         ])
         #expect(color.data == ["size": 3])
         await alice.disconnect()

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The loop of issue 30 item 3, from several sessions at once: `sharedObject.connect` a new name, `set` a 60 KB
-/// property, `close`; and what it left behind.
+/// property, `close`; and what it left behind. (Transport failures count as refusals with code 0.)
 struct SharedObjectAbuse {
     /// What the server answered over every session's loop.
     struct Tally: Sendable {
@@ -27,28 +27,19 @@ struct SharedObjectAbuse {
     /// The 60 KB value each loop sets (under the 64 KiB object limit with its key).
     static let blob = JSONValue.string(String(repeating: "x", count: 60_000))
 
-    /// Runs `iterations` rounds of the loop on each of `sessions` fresh sessions to `url` at once; names are
-    /// `<tag>-<session>-<round>`. When `closing` is false the objects are not closed (the sessions end holding them).
+    /// Runs `iterations` rounds of the loop on each of `sessions` sessions to `url` at once; each of them is
+    /// followed by `successors` more, one after the other, each on a new session (so that no session's own
+    /// memory, such as its duplicate-detection cache, adds up). Names are `<tag>-<session>-<successor>-<round>`.
     static func run(url: String, sessions: Int, iterations: Int, persistent: Bool, tag: String,
-                    closing: Bool = true) async throws -> Tally {
+                    successors: Int = 0) async throws -> Tally {
         try await withThrowingTaskGroup(of: Tally.self) { group in
             for session in 0..<sessions {
                 group.addTask {
-                    let client = JSONRPCClient(url: url, configuration: .init(retries: 0))
                     var tally = Tally()
-                    for round in 0..<iterations {
-                        let name = JSONValue.string("\(tag)-\(session)-\(round)")
-                        if await tally.count({ _ = try await client.call(
-                            "sharedObject.connect", params: ["name": name, "persistent": .bool(persistent)]) }) {
-                            tally.connected += 1
-                        }
-                        if await tally.count({ _ = try await client.call(
-                            "sharedObject.set", params: ["name": name, "properties": ["blob": blob]]) }) {
-                            tally.stored += 1
-                        }
-                        if closing { _ = await tally.count { _ = try await client.call("sharedObject.close", params: ["name": name]) } }
+                    for successor in 0...successors {
+                        tally.merge(await loop(url: url, iterations: iterations, persistent: persistent,
+                                               tag: "\(tag)-\(session)-\(successor)"))
                     }
-                    await client.close()
                     return tally
                 }
             }
@@ -56,6 +47,26 @@ struct SharedObjectAbuse {
             for try await tally in group { total.merge(tally) }
             return total
         }
+    }
+
+    /// One session's loop, names `<tag>-<round>`; the session is closed at the end.
+    static func loop(url: String, iterations: Int, persistent: Bool, tag: String) async -> Tally {
+        let client = JSONRPCClient(url: url, configuration: .init(retries: 0))
+        var tally = Tally()
+        for round in 0..<iterations {
+            let name = JSONValue.string("\(tag)-\(round)")
+            if await tally.count({ _ = try await client.call(
+                "sharedObject.connect", params: ["name": name, "persistent": .bool(persistent)]) }) {
+                tally.connected += 1
+            }
+            if await tally.count({ _ = try await client.call(
+                "sharedObject.set", params: ["name": name, "properties": ["blob": blob]]) }) {
+                tally.stored += 1
+            }
+            _ = await tally.count { _ = try await client.call("sharedObject.close", params: ["name": name]) }
+        }
+        await client.close()
+        return tally
     }
 
     /// The objects in a SQLite store file and the bytes of their data's JSON text.
@@ -79,8 +90,8 @@ struct SharedObjectAbuse {
 }
 
 extension SharedObjectAbuse.Tally {
-    /// Runs one call; `true` when it succeeded, else its remote error code is counted (a transport failure
-    /// is rethrown as a test failure by being counted under 0).
+    /// Runs one call; `true` when it succeeded, else its remote error code is counted (0 for a failure that is not
+    /// a remote error).
     mutating func count(_ call: () async throws -> Void) async -> Bool {
         do {
             try await call()

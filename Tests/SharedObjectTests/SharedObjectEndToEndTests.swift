@@ -54,9 +54,12 @@ extension SharedObjectEndToEndTests {
         let updates = seen.compactMap { event -> SharedObjectUpdate? in
             if case .updated(let update) = event { update } else { nil }
         }
+        // (from alice, a session without a user: her anonymous id)
+        let sender = updates.first?.sender
+        guard case .anonymous? = sender else { Issue.record("sender \(String(describing: sender))"); return }
         #expect(updates == [
-            SharedObjectUpdate(name: "board", version: version, changed: ["b": "two", "c": nil]),
-            SharedObjectUpdate(name: "board", version: marker, changed: ["marker": true]),
+            SharedObjectUpdate(name: "board", version: version, changed: ["b": "two", "c": nil], sender: sender),
+            SharedObjectUpdate(name: "board", version: marker, changed: ["marker": true], sender: sender),
         ])
         #expect(bobBoard.data == ["a": 1, "b": "two", "marker": true])
         // and on the wire too: the notification's `changed` holds exactly those keys
@@ -86,14 +89,19 @@ extension SharedObjectEndToEndTests {
         // When the first sends a message
         try await objects[0].send("wave", params: ["from": "first", "n": 1])
 
-        // Then all three receive it, the sender included
+        // Then all three receive it, the sender included, from the first one's anonymous id
+        var senders: Set<SharedObjectSender?> = []
         for (index, events) in subscriptions.enumerated() {
             let seen = try await collect(events, "client \(index)'s message") { event in
                 if case .message = event { return true }
                 return false
             }
-            #expect(seen.last == .message(method: "wave", params: ["from": "first", "n": 1]))
+            guard case .message(let method, let params, let sender)? = seen.last else { continue }
+            #expect(method == "wave" && params == ["from": "first", "n": 1])
+            senders.insert(sender)
         }
+        #expect(senders.count == 1)
+        guard case .anonymous? = senders.first ?? nil else { Issue.record("senders \(senders)"); return }
         for peer in peers { await peer.close() }
         await server.shutdown()
     }

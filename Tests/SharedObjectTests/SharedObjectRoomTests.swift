@@ -116,7 +116,16 @@ extension SharedObjectRoomTests {
         #expect(try SharedObjectName.room(of: "room:demo/a/b") == "demo")
         #expect(try SharedObjectName.room(of: "color") == nil)
         #expect(try SharedObjectName.room(of: "rooms:demo/x") == nil)
-        for malformed in ["room:", "room:demo", "room:/x", "room:demo/"] {
+        // A room's own '/' and '%' are escaped, so the room ends at the first '/'
+        #expect(SharedObjectName.roomScoped("notes", in: "team/secret") == "room:team%2Fsecret/notes")
+        #expect(SharedObjectName.roomScoped("a/b", in: "100%") == "room:100%25/a/b")
+        #expect(try SharedObjectName.room(of: "room:team%2Fsecret/notes") == "team/secret")
+        #expect(try SharedObjectName.room(of: "room:team/secret/notes") == "team")
+        #expect(try SharedObjectName.room(of: "room:100%25/a/b") == "100%")
+        for room in ["demo", "a/b/c", "%2F", "50% off/now", "ümlaut/ß"] {
+            #expect(try SharedObjectName.room(of: SharedObjectName.roomScoped("x", in: room)) == room)
+        }
+        for malformed in ["room:", "room:demo", "room:/x", "room:demo/", "room:a%2fb/x", "room:a%/x", "room:a%41/x"] {
             #expect(throws: RPCErrorObject.self, "\(malformed)") { try SharedObjectName.room(of: malformed) }
         }
         #expect(throws: RPCErrorObject.self) { try SharedObjectName.validate(String(repeating: "n", count: 257)) }

@@ -35,7 +35,9 @@ import WebSocketTransport
         try await color.setProperty("size", nil)
         try await bobColor.send("wave", params: ["from": "bob"])
         try await bobColor.send("poke")
-        _ = try await collect(bobEvents, "bob's poke") { $0 == .message(method: "poke", params: nil) }
+        _ = try await collect(bobEvents, "bob's poke") {
+            $0 == .message(method: "poke", params: nil, sender: .user("bob", room: "demo"))
+        }
         _ = await remoteError { try await color.setProperty("big", .string(String(repeating: "x", count: 300))) }
         _ = await remoteError { try await aliceShared.object("unconnected").setProperty("a", 1) }
         _ = await remoteError { _ = try await aliceShared.connect("room:elsewhere/x") }

@@ -1,0 +1,98 @@
+import JSONRPC
+import RoomClient
+import RoomCluster
+import RoomServer
+import SharedObjectServer
+import SharedObjects
+import TestSupport
+import Testing
+
+/// Issue 30 item 3 across a cluster: the quotas hold for every node together, counted in Redis; persistent objects
+/// need the permission; and the Redis keys of objects (`ks:so:*`) stay bounded and go away with their last client.
+@Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
+struct ClusterSharedObjectQuotaTests {
+    /// The shared objects Redis holds (`ks:so:<name>` keys), sorted.
+    static func objectKeys(in cluster: Cluster) async throws -> [String] {
+        let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
+        defer { Task { await redis.close() } }
+        return (try await redis.command("KEYS", "ks:so:*").array ?? []).compactMap(\.string).sorted()
+    }
+
+    /// The error code of a call that must fail.
+    static func code(_ body: () async throws -> Void) async -> Int? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return (error as? RPCError)?.remoteError?.code
+        }
+    }
+
+    @Test func oneQuotaForEveryNodeAndNoPersistentObjectFromClients() async throws {
+        // Given two nodes whose clients may not create persistent objects, 4 objects and 2,000 bytes at most
+        let cluster = try await Cluster.start(nodes: 2, sharedObjects: .init(
+            quotas: .init(maxObjects: 4, maxBytes: 2000), clientsCreatePersistentObjects: false))
+        let (alice, bob) = try await cluster.aliceAndBob()
+        let aliceShared = SharedObjectClient(client: alice.client.jsonRPCClient)
+        let bobShared = SharedObjectClient(client: bob.client.jsonRPCClient)
+
+        // When alice on node 0 and bob on node 1 make two objects each, then bob a fifth and a persistent one
+        let one = try await aliceShared.connect("o1"), two = try await aliceShared.connect("o2")
+        let three = try await bobShared.connect("o3"), four = try await bobShared.connect("o4")
+        let fifth = await Self.code { _ = try await bobShared.connect("o5") }
+        let persistent = await Self.code { _ = try await aliceShared.connect("p", persistent: true) }
+
+        // Then the fifth gets 1103 and the persistent one 1102, and Redis holds the four, counted
+        #expect(fifth == SharedObjectErrorCode.tooManyObjects.rawValue)
+        #expect(persistent == SharedObjectErrorCode.unauthorized.rawValue)
+        #expect(try await Self.objectKeys(in: cluster) == ["ks:so:o1", "ks:so:o2", "ks:so:o3", "ks:so:o4"])
+        let node = try #require(cluster.nodes[0].cluster)
+        #expect(try await node.objectUsage() == (objects: 4, bytes: 8))
+
+        // When alice fills hers with 1,200 bytes, and bob then does the same with his
+        try await one.setProperty("v", .string(String(repeating: "a", count: 1200)))
+        let tooMuch = await Self.code { try await three.setProperty("v", .string(String(repeating: "b", count: 1200))) }
+
+        // Then bob's is refused with 1104, and nothing changed
+        #expect(tooMuch == SharedObjectErrorCode.objectTooLarge.rawValue)
+        #expect(three.version == 0)
+        #expect(try await node.objectUsage() == (objects: 4, bytes: 6 + 1209))
+
+        // When both close their objects (the last client of each) and leave
+        for object in [one, two, three, four] { try await object.close() }
+        await alice.client.disconnect()
+        await bob.client.disconnect()
+
+        // Then every object and its count are gone from Redis
+        try await waitUntil("the objects to leave Redis", asyncCondition: {
+            (try? await Self.objectKeys(in: cluster).isEmpty) == true
+        })
+        #expect(try await node.objectUsage() == (objects: 0, bytes: 0))
+        await cluster.stop()
+    }
+
+    @Test func persistentObjectsFromClientsStayWithinTheQuota() async throws {
+        // Given two nodes whose clients may create persistent objects, 3 at most
+        let cluster = try await Cluster.start(nodes: 2, sharedObjects: .init(quotas: .init(maxObjects: 3)))
+        let (alice, bob) = try await cluster.aliceAndBob()
+
+        // When alice and bob each create five persistent objects, closing each at once
+        var refusals = 0
+        for (member, prefix) in [(alice, "a"), (bob, "b")] {
+            let shared = SharedObjectClient(client: member.client.jsonRPCClient)
+            for index in 0..<5 {
+                if let code = await Self.code({ try await shared.connect("\(prefix)\(index)", persistent: true).close() }) {
+                    #expect(code == SharedObjectErrorCode.tooManyObjects.rawValue)
+                    refusals += 1
+                }
+            }
+        }
+
+        // Then three were made, and outlive their clients; the rest were refused
+        #expect(refusals == 7)
+        await alice.client.disconnect()
+        await bob.client.disconnect()
+        #expect(try await Self.objectKeys(in: cluster) == ["ks:so:a0", "ks:so:a1", "ks:so:a2"])
+        await cluster.stop()
+    }
+}
