@@ -23,7 +23,7 @@ echo "== redis-server on 127.0.0.1:$port"
 
 urls=()
 for node in 1 2 3; do
-    "$bin/room-server" --port 0 --cluster "redis://:demo-secret@127.0.0.1:$port" --node-id "node$node" \
+    ROOM_SERVER_CLUSTER_PASSWORD=demo-secret "$bin/room-server" --port 0 --cluster "redis://127.0.0.1:$port" --node-id "node$node" \
         >"$work/node$node" 2>"$work/node$node.log" & pids+=($!)
     eval "node${node}_pid=$!"
     wait_for "$work/node$node" "ws://"

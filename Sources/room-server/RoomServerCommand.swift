@@ -79,8 +79,9 @@ struct RoomServerCommand: AsyncParsableCommand {
     var reconnectionWindow: Double = 10
 
     @Option(name: .customLong("shared-objects"),
-            help: ArgumentHelp("Keep persistent shared objects in this SQLite file (created if missing), so they "
-                               + "survive a restart. Without it they live in memory.", valueName: "path"))
+            help: ArgumentHelp("Keep persistent shared objects in this SQLite file (created if missing, readable by "
+                               + "its owner only), so they survive a restart. Without it they live in memory.",
+                               valueName: "path"))
     var sharedObjectsPath: String?
 
     @OptionGroup(title: "Shared objects")
