@@ -87,11 +87,16 @@ private func handle(
         if let core { return core.httpRequest(wsi) }
         if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    case LWS_CALLBACK_HTTP_BODY:
+        // A POST's body, which only arrives once `httpRequest` accepted its length.
+        return core?.httpBody(wsi, input, length) ?? -1
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return core?.httpBodyComplete(wsi) ?? -1
     case LWS_CALLBACK_HTTP_WRITEABLE:
         if let core, core.httpExchange != nil { return core.httpWriteable(wsi) }
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     case LWS_CALLBACK_TIMER:
-        // lws_set_timer_usecs: only an HTTP handler's deadline uses the per-wsi timer.
+        // lws_set_timer_usecs: only a plain HTTP request's deadlines (its body, its handler) use the per-wsi timer.
         return core?.httpTimerFired(wsi) ?? 0
 
     case LWS_CALLBACK_WSI_DESTROY:

@@ -109,12 +109,19 @@ public struct WebSocketServerConfiguration: Sendable {
     ///
     /// Each request runs in a task of its own, so a slow handler holds up nobody else; the response is written on
     /// the service thread, and the connection stays open for the next request when the client keeps it alive. Only
-    /// `GET` and `HEAD` without a body reach the handler (docs/libwebsockets.md#plain-http). A handler that takes
-    /// longer than ``httpHandlerTimeout`` is answered 503 for it and its task is cancelled; so is a handler whose
-    /// client went away, and its late response is dropped.
+    /// `GET` and `HEAD` without a body reach the handler, and `POST` when ``maxHTTPBodySize`` allows bodies
+    /// (docs/libwebsockets.md#plain-http). A request whose body framing is ambiguous (`Transfer-Encoding`, several
+    /// `Content-Length`s, whitespace before a framing header's colon, a body on a `GET`) is answered 400 and its
+    /// connection closed, so a body is never taken for a second request. A handler that takes longer than
+    /// ``httpHandlerTimeout`` is answered 503 for it and its task is cancelled; so is a handler whose client went
+    /// away, and its late response is dropped.
     public var httpHandler: (@Sendable (HTTPRequest) async -> HTTPResponse)?
     /// How long ``httpHandler`` may take before the request is answered 503 "Service Unavailable".
     public var httpHandlerTimeout: Duration = .seconds(10)
+    /// The largest `POST` body ``httpHandler`` accepts, in bytes (``HTTPRequest/body``): it must come with one
+    /// `Content-Length` (no chunked bodies) and arrive within ``handshakeTimeout``; a larger one is answered 413
+    /// and its connection closed. 0 (the default): no `POST` at all, answered 405.
+    public var maxHTTPBodySize = 0
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()
 
