@@ -78,6 +78,18 @@ extension RoomServer {
         return base + "/room"
     }
 
+    /// Reads the certificate and key files of ``Configuration/tls`` again and serves them from the next TLS
+    /// handshake on, without a restart; open connections keep theirs (`room-server` does it on SIGHUP,
+    /// docs/operations.md#tls). When this throws, the server goes on serving the certificate it had.
+    /// - Throws: `TransportError.tlsFailure` with the reason: no TLS configured, the server stopped, a file
+    ///   unreadable or not PEM, a key that does not belong to the certificate or of another type than before.
+    public func reloadTLSCertificate() async throws {
+        guard let server = listener?.webSocketServer else {
+            throw TransportError.tlsFailure("the room server is not listening")
+        }
+        try await server.reloadCertificate()
+    }
+
     /// Serves until ``shutdown()`` is called or the calling task is cancelled, which shuts the server down.
     public func run() async {
         guard let listener else { return }

@@ -41,8 +41,11 @@ private func handle(
         return 0
     case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS:
         // user = the SSL_CTX* of a client vhost that lws_create_vhost is building, on this thread.
-        if let user { loop.loadCADirectory(into: OpaquePointer(user)) }
-        return 0
+        return user.map { loop.clientTLSContextReady(OpaquePointer($0)) } ?? 0
+    case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS:
+        // user = the SSL_CTX* of a server vhost that lws_create_vhost is building (its certificate loaded); the
+        // wsi is a stand-in that only carries the context.
+        return user.map { loop.serverTLSContextReady(OpaquePointer($0)) } ?? 0
     case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
         // user = X509_STORE_CTX*, len = preverify_ok. Remember why OpenSSL refused the chain: lws reports only
         // "SSL err 1" (docs/libwebsockets.md#tls). Returning 0 keeps OpenSSL's verdict.

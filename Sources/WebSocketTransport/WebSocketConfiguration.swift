@@ -11,12 +11,16 @@ public struct TLSClientConfiguration: Sendable, Hashable {
     public var allowSelfSigned: Bool
     /// Skip the host name check. Off unless set explicitly.
     public var skipHostnameCheck: Bool
+    /// The TLS versions and ciphers offered to servers; ``TLSCipherPolicy/forwardSecret`` by default.
+    public var policy: TLSCipherPolicy
 
     /// Creates a trust configuration; the defaults verify against the system store and check the host name.
-    public init(caFile: String? = nil, allowSelfSigned: Bool = false, skipHostnameCheck: Bool = false) {
+    public init(caFile: String? = nil, allowSelfSigned: Bool = false, skipHostnameCheck: Bool = false,
+                policy: TLSCipherPolicy = .forwardSecret) {
         self.caFile = caFile
         self.allowSelfSigned = allowSelfSigned
         self.skipHostnameCheck = skipHostnameCheck
+        self.policy = policy
     }
 }
 
@@ -81,8 +85,11 @@ public struct WebSocketServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 asks for an ephemeral port (see ``WebSocketServer/port``).
     public var port: Int = 0
-    /// PEM certificate and key files; when set, the server speaks `wss://`.
+    /// PEM certificate and key files; when set, the server speaks `wss://`. ``WebSocketServer/reloadCertificate()``
+    /// reads them again while the server runs.
     public var tls: (certificateFile: String, privateKeyFile: String)?
+    /// The TLS versions and ciphers a `wss://` server accepts; ``TLSCipherPolicy/forwardSecret`` by default.
+    public var tlsPolicy = TLSCipherPolicy.forwardSecret
     /// Time an accepted socket has to complete the upgrade before it is dropped (slowloris protection).
     public var handshakeTimeout: Duration = .seconds(5)
     /// Open connections allowed from one peer address; one more upgrade is refused with HTTP 429 before the

@@ -20,7 +20,10 @@ struct RoomServerCommand: AsyncParsableCommand {
         discussion: """
             The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
             (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
-            SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
+            SIGINT or SIGTERM closes every session with 1001 ("going away") and exits. SIGHUP reads --tls-cert and \
+            --tls-key again: new connections get the renewed certificate, open ones keep theirs, and files that do \
+            not go together (or do not parse) leave the old certificate in place, with the reason on stderr. TLS \
+            is 1.2 or 1.3, and TLS 1.2 only with ECDHE and AES-GCM or ChaCha20-Poly1305 (forward secrecy).
 
             Operating it (docs/operations.md): plain HTTP on the same port answers GET /healthz (200 while the \
             process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
@@ -54,11 +57,13 @@ struct RoomServerCommand: AsyncParsableCommand {
     var port = 0
 
     @Option(name: .customLong("tls-cert"),
-            help: ArgumentHelp("Certificate file (PEM) for wss; needs --tls-key.", valueName: "file"))
+            help: ArgumentHelp("Certificate file (PEM, the chain after the certificate) for wss; needs --tls-key. "
+                               + "Read again on SIGHUP.", valueName: "file"))
     var tlsCertificate: String?
 
     @Option(name: .customLong("tls-key"),
-            help: ArgumentHelp("Private key file (PEM) for wss; needs --tls-cert.", valueName: "file"))
+            help: ArgumentHelp("Private key file (PEM, unencrypted) for wss; needs --tls-cert. Read again on SIGHUP.",
+                               valueName: "file"))
     var tlsKey: String?
 
     @OptionGroup(title: "Limits")
@@ -154,7 +159,8 @@ struct RoomServerCommand: AsyncParsableCommand {
     func run() async throws {
         // Installed before listening, so no signal is missed; the sources live until `run` returns.
         let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "room-server.signals")
-        defer { sources.forEach { $0.cancel() } }
+        let (reload, reloadSources) = ProcessSignals.stream([SIGHUP], label: "room-server.reload")
+        defer { (sources + reloadSources).forEach { $0.cancel() } }
         // Before the server exists, so that every instrument it makes lands in the exporter's registry.
         PrometheusExporter.shared.bootstrap()
         // Every line logged while a connection or a request is served carries its trace_id and span_id.
@@ -184,11 +190,31 @@ struct RoomServerCommand: AsyncParsableCommand {
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
         FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
         if metricsPort != nil { FileHandle.standardOutput.write(Data((server.operationsURL + "\n").utf8)) }
+        let reloading = Task { await reloadCertificate(of: server, on: reload, logger: logger) }
+        defer { reloading.cancel() }
         for await signal in stop {
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             break
         }
         await server.shutdown()
+    }
+
+    /// SIGHUP: reads `--tls-cert` and `--tls-key` again (docs/operations.md#tls), one signal after the other, until
+    /// the task is cancelled. A refused pair leaves the certificate served as it was.
+    func reloadCertificate(of server: RoomServer, on signals: AsyncStream<Int32>, logger: Logger) async {
+        for await _ in signals {
+            guard let tlsCertificate else {
+                logger.notice("SIGHUP: no TLS certificate to reload (no --tls-cert)")
+                continue
+            }
+            do {
+                try await server.reloadTLSCertificate()
+                logger.notice("SIGHUP: TLS certificate reloaded", metadata: ["file": "\(tlsCertificate)"])
+            } catch {
+                // "TLS failure: certificate not reloaded: <why>"; the one served before stays.
+                logger.error("SIGHUP: \(error)", metadata: ["file": "\(tlsCertificate)"])
+            }
+        }
     }
 
     /// The library configuration these options describe.
