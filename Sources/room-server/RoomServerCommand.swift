@@ -29,8 +29,9 @@ struct RoomServerCommand: AsyncParsableCommand {
             process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
             --cluster Redis unreachable, or with --kms no Kurento Media Server reachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
             environment variable, which ps does not show) it also serves GET /rooms (JSON, with \
-            "Authorization: Bearer TOKEN" or ?token=TOKEN), the live page GET /dashboard?token=TOKEN and its \
-            WebSocket subscription /admin; without a token those answer 404. --metrics-port N serves /healthz, \
+            "Authorization: Bearer TOKEN"), the live page GET /dashboard (a login form, then a session cookie) and \
+            its WebSocket subscription /admin (the cookie, or "Authorization: Bearer TOKEN"); never ?token= in a \
+            URL; without a token those answer 404. --metrics-port N serves /healthz, \
             /readyz and /metrics (never the admin routes) on a second port, whose URL is then the second stdout line.
 
             Examples:
@@ -42,7 +43,7 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --port 8888 --kms ws://127.0.0.1:8888/kurento
               room-server --kms ws://kms-1:8888/kurento --kms ws://kms-2:8888/kurento --kms-timeout 15
               room-server --port 8888 --cluster redis://:secret@10.0.0.5:6379/0 --node-id east-1
-              ROOM_SERVER_ADMIN_TOKEN=s3cr3t room-server --metrics-port 9100
+              ROOM_SERVER_ADMIN_TOKEN=$(openssl rand -hex 16) room-server --metrics-port 9100
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
             cannot open the --shared-objects file, or cannot reach the --cluster Redis; 2 usage error (as room-join \
@@ -105,7 +106,11 @@ struct RoomServerCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The admin token that turns on GET /rooms, /dashboard and the /admin subscription "
                                + "(default: the \(Self.adminTokenVariable) environment variable, which ps does not "
-                               + "show; without either they are off).", valueName: "token"))
+                               + "show; without either they are off). At least 16 bytes. Programs send it as "
+                               + "Authorization: Bearer, browsers log in at /dashboard (a 15-minute HttpOnly, "
+                               + "SameSite=Strict session cookie); never in a URL. After 5 wrong tokens from one "
+                               + "address, each further one locks it out for 1 s, doubling up to 5 minutes.",
+                               valueName: "token"))
     var adminToken: String?
 
     @Option(help: ArgumentHelp("Also serve /healthz, /readyz and /metrics, never the admin routes, over plain HTTP on "
@@ -143,6 +148,11 @@ struct RoomServerCommand: AsyncParsableCommand {
         }
         guard nodeTimeout > 0, nodeTimeout.isFinite else { throw ValidationError("--node-timeout must be positive") }
         if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
+        if let token = configuredAdminToken, token.utf8.count < OperationsConfiguration.minimumAdminTokenLength {
+            let source = adminToken == nil ? Self.adminTokenVariable : "--admin-token"
+            throw ValidationError("\(source): the admin token must have at least "
+                                  + "\(OperationsConfiguration.minimumAdminTokenLength) bytes (openssl rand -hex 16)")
+        }
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be in 0...65535")
         }
@@ -244,13 +254,17 @@ struct RoomServerCommand: AsyncParsableCommand {
 
     /// The admin token (`--admin-token`, else the environment), `--metrics-port` and the metrics exposition.
     var operationsConfiguration: OperationsConfiguration {
-        let environment = ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-        return OperationsConfiguration(
-            adminToken: adminToken ?? environment,
+        OperationsConfiguration(
+            adminToken: configuredAdminToken,
             // GET /metrics: every metric of the process, from the registry the libraries report to
             // (docs/operations.md#metrics).
             metricsExposition: { PrometheusExporter.shared.metricsExposition() },
             listener: metricsPort.map { (host: metricsHost ?? host, port: $0) })
+    }
+
+    /// `--admin-token`, else the environment variable (when not empty).
+    var configuredAdminToken: String? {
+        adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `--cluster` and `--node-id` (validated in ``validate()``).
