@@ -3,6 +3,10 @@
 /* What Swift cannot import from libwebsockets.h on its own (docs/libwebsockets.md#shim). */
 #include <libwebsockets.h>
 #include <ev.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -64,6 +68,114 @@ typedef struct clws_timer {
 
 static inline void *clws_timer_owner(lws_sorted_usec_list_t *sul) {
     return ((clws_timer *)sul)->owner;
+}
+
+/* TLS policy and certificate reload on an SSL_CTX lws made (docs/libwebsockets.md#tls). The OpenSSL calls here are
+   macros (SSL_CTX_set_min_proto_version, SSL_CTX_clear_chain_certs, ...) that Swift does not import. Each returns 0,
+   or -1 with a one-line reason in err. */
+
+static inline void clws_tls_error(char *err, size_t err_len, const char *what) {
+    unsigned long code = ERR_get_error();
+    char detail[200] = "";
+    if (code) ERR_error_string_n(code, detail, sizeof(detail));
+    snprintf(err, err_len, code ? "%s (%s)" : "%s", what, detail);
+    ERR_clear_error();
+}
+
+/* TLS 1.2 at least; ciphers12 for TLS 1.2 (an OpenSSL cipher string), suites13 for TLS 1.3. */
+static inline int clws_tls_apply_policy(SSL_CTX *ctx, const char *ciphers12, const char *suites13,
+                                        char *err, size_t err_len) {
+    if (SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1) {
+        clws_tls_error(err, err_len, "cannot require TLS 1.2");
+        return -1;
+    }
+    if (SSL_CTX_set_cipher_list(ctx, ciphers12) != 1) {
+        clws_tls_error(err, err_len, "no usable TLS 1.2 cipher in the list");
+        return -1;
+    }
+    if (SSL_CTX_set_ciphersuites(ctx, suites13) != 1) {
+        clws_tls_error(err, err_len, "no usable TLS 1.3 suite in the list");
+        return -1;
+    }
+    return 0;
+}
+
+/* Never prompts for a passphrase (OpenSSL's default callback reads the terminal): an encrypted key fails. */
+static inline int clws_no_passphrase(char *buf, int size, int rwflag, void *u) {
+    (void)buf; (void)size; (void)rwflag; (void)u;
+    return 0;
+}
+
+/* Replaces the certificate chain and private key of a server SSL_CTX with the PEM text given (the leaf first,
+   then its chain). Everything is parsed and the key checked against the certificate before the context is
+   touched, so a failure leaves it serving what it served. Handshakes after it get the new certificate; SSL objects
+   made before (open connections, handshakes under way) keep their copy. A key of another type than the current
+   one (RSA for ECDSA, say) is refused: OpenSSL keeps one certificate per key type and would keep the old one too. */
+static inline int clws_tls_replace_certificate(SSL_CTX *ctx, const char *cert, int cert_len, const char *key,
+                                               int key_len, char *err, size_t err_len) {
+    int result = -1;
+    BIO *cert_bio = BIO_new_mem_buf(cert, cert_len), *key_bio = BIO_new_mem_buf(key, key_len);
+    STACK_OF(X509) *chain = sk_X509_new_null();
+    X509 *leaf = NULL;
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY *current = SSL_CTX_get0_privatekey(ctx);
+    ERR_clear_error();
+    if (!cert_bio || !key_bio || !chain) {
+        clws_tls_error(err, err_len, "out of memory");
+        goto done;
+    }
+    leaf = PEM_read_bio_X509_AUX(cert_bio, NULL, clws_no_passphrase, NULL);
+    if (!leaf) {
+        clws_tls_error(err, err_len, "no PEM certificate in the certificate file");
+        goto done;
+    }
+    for (;;) {
+        X509 *ca = PEM_read_bio_X509(cert_bio, NULL, clws_no_passphrase, NULL);
+        if (!ca) break;
+        if (!sk_X509_push(chain, ca)) {
+            X509_free(ca);
+            clws_tls_error(err, err_len, "out of memory");
+            goto done;
+        }
+    }
+    ERR_clear_error(); /* the end of the file reads as an error */
+    pkey = PEM_read_bio_PrivateKey(key_bio, NULL, clws_no_passphrase, NULL);
+    if (!pkey) {
+        clws_tls_error(err, err_len, "no unencrypted PEM private key in the key file");
+        goto done;
+    }
+    if (X509_check_private_key(leaf, pkey) != 1) {
+        clws_tls_error(err, err_len, "the private key does not belong to the certificate");
+        goto done;
+    }
+    if (current && EVP_PKEY_get_base_id(current) != EVP_PKEY_get_base_id(pkey)) {
+        snprintf(err, err_len, "the key type changed (%s to %s): restart to change it",
+                 OBJ_nid2sn(EVP_PKEY_get_base_id(current)), OBJ_nid2sn(EVP_PKEY_get_base_id(pkey)));
+        goto done;
+    }
+    if (SSL_CTX_use_certificate(ctx, leaf) != 1 || SSL_CTX_use_PrivateKey(ctx, pkey) != 1
+        || SSL_CTX_clear_chain_certs(ctx) != 1) {
+        clws_tls_error(err, err_len, "OpenSSL refused the certificate");
+        goto done;
+    }
+    for (int i = 0; i < sk_X509_num(chain); i++) {
+        if (SSL_CTX_add1_chain_cert(ctx, sk_X509_value(chain, i)) != 1) {
+            clws_tls_error(err, err_len, "OpenSSL refused a chain certificate");
+            goto done;
+        }
+    }
+    if (SSL_CTX_check_private_key(ctx) != 1) {
+        clws_tls_error(err, err_len, "the private key does not belong to the certificate");
+        goto done;
+    }
+    result = 0;
+done:
+    EVP_PKEY_free(pkey);
+    X509_free(leaf);
+    sk_X509_pop_free(chain, X509_free);
+    BIO_free(cert_bio);
+    BIO_free(key_bio);
+    return result;
 }
 
 /* Copies a header of the upgrade request into buf (NUL-terminated); returns its length or -1 when absent. */

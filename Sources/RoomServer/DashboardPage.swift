@@ -1,14 +1,13 @@
 /// The operators' dashboard (docs/operations.md#dashboard): one static page, inline CSS and JavaScript, no framework,
-/// served on `GET /dashboard` when an admin token is configured.
+/// served on `GET /dashboard` to a browser logged in with the admin token (``DashboardLoginPage``).
 ///
-/// The page reads the admin token from its own URL (`/dashboard?token=…`), opens `ws(s)://<host>/admin?token=…`,
-/// calls `subscribeRooms` and renders each snapshot (the answer, then every `roomsChanged`) as one table per room,
+/// The page opens `ws(s)://<host>/admin`, which the session cookie of the login opens (the token is never in the
+/// page or its URL), calls `subscribeRooms` and renders each snapshot (the answer, then every `roomsChanged`) as one table per room,
 /// captioned with the room's name and its media server: participants, their streams and subscriptions each with
 /// whether its audio and video flow (a stuck one, published or subscribed but not flowing, marked in red and
 /// counted in the totals), connection, outbox depth and round-trip time. It shows the
 /// connection's state and the time of the last snapshot, and reconnects with backoff (0.5 s doubling to 10 s) when
-/// the socket drops. Names are set as text, never as markup. Without a token it shows how to open it, and nothing
-/// else.
+/// the socket drops. Names are set as text, never as markup. A "Log out" button ends the session.
 enum DashboardPage {
     /// The page, as served.
     static let html = #"""
@@ -47,6 +46,7 @@ enum DashboardPage {
   .endpoint[data-flow="stuck"] .kinds { color: #cf222e; }
   tr[data-stuck] { background: #cf222e14; }
   #stuck { color: #cf222e; font-weight: 600; }
+  header form { margin-left: auto; }
 </style>
 </head>
 <body>
@@ -56,13 +56,13 @@ enum DashboardPage {
   <p>Last update: <time id="updated">never</time></p>
   <p id="totals"></p>
   <p id="stuck" role="status" hidden></p>
+  <form method="post" action="/dashboard/logout"><button type="submit">Log out</button></form>
 </header>
 <p id="notice" role="alert" hidden></p>
 <main id="rooms"></main>
 <script>
 "use strict";
 (function () {
-  const token = new URLSearchParams(location.search).get("token");
   const stateElement = document.getElementById("state");
   const updatedElement = document.getElementById("updated");
   const totalsElement = document.getElementById("totals");
@@ -194,7 +194,7 @@ enum DashboardPage {
   function connect() {
     setState("connecting", "connecting");
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(scheme + "//" + location.host + "/admin?token=" + encodeURIComponent(token));
+    const socket = new WebSocket(scheme + "//" + location.host + "/admin");
     socket.onopen = function () {
       delay = 500;
       version = -1;  // a restarted server counts from 0 again
@@ -212,17 +212,13 @@ enum DashboardPage {
     socket.onclose = function (event) {
       const wait = delay;
       delay = Math.min(delay * 2, 10000);
-      const why = event.code === 1006 ? "connection lost or refused (is the token right?)" : "closed (" + event.code + ")";
+      const why = event.code === 1006 ? "connection lost or refused (has the session ended? reload to log in)"
+        : "closed (" + event.code + ")";
       setState("reconnecting in " + (wait / 1000) + " s: " + why, "down");
       setTimeout(connect, wait);
     };
   }
 
-  if (!token) {
-    setState("no admin token", "off");
-    notice("Open this page as /dashboard?token=<admin token>.");
-    return;
-  }
   connect();
 })();
 </script>

@@ -5,10 +5,18 @@
 /// `/healthz` and `/readyz` are always served. Everything that shows the rooms (`/rooms`, `/dashboard` and the
 /// `/admin` subscription) is off, answering 404, until ``adminToken`` is set: nothing is on by default without one.
 public struct OperationsConfiguration: Sendable {
-    /// The admin token: `GET /rooms` needs it as `Authorization: Bearer <token>` or `?token=<token>`, the
-    /// `/admin` WebSocket as `?token=<token>`, and the dashboard takes it from its own URL. `nil` (the default)
-    /// turns `/rooms`, `/dashboard` and `/admin` off (404). Compared in constant time; use a long random value.
+    /// The admin token (docs/operations.md#the-admin-token): `GET /rooms` and the `/admin` WebSocket take it as
+    /// `Authorization: Bearer <token>`, the dashboard in its login form (`POST /dashboard/login`), which opens a
+    /// session cookie good for `/dashboard`, `/rooms` and `/admin`; never in a URL. `nil` (the default) turns
+    /// `/rooms`, `/dashboard` and `/admin` off (404). At least ``minimumAdminTokenLength`` bytes
+    /// (``RoomServer/start(_:)`` throws ``AdminTokenTooShort`` otherwise); compared in constant time; wrong ones are
+    /// limited by ``adminGuessLimit``. Use a long random value.
     public var adminToken: String?
+    /// How many wrong admin tokens one peer address may present before it is locked out (``AdminGuessLimit``).
+    public var adminGuessLimit: AdminGuessLimit
+    /// How long a dashboard login lasts (its cookie's `Max-Age`, and the server forgets it then). Default 15 minutes;
+    /// an `/admin` socket opened within it stays open past it.
+    public var adminSessionLifetime: Duration
     /// The metrics exposition served on `GET /metrics` (Prometheus text format 0.0.4, `text/plain; version=0.0.4`);
     /// `nil` (the default) answers 404. Called for each scrape, on no particular thread: it must not block.
     public var metricsExposition: (@Sendable () -> String)?
@@ -39,9 +47,13 @@ public struct OperationsConfiguration: Sendable {
         snapshotInterval: Duration = .milliseconds(100),
         snapshotRefresh: Duration? = .seconds(5),
         rttProbeInterval: Duration? = .seconds(10),
-        drainPeriod: Duration = .zero
+        drainPeriod: Duration = .zero,
+        adminGuessLimit: AdminGuessLimit = .init(),
+        adminSessionLifetime: Duration = .seconds(900)
     ) {
         self.adminToken = adminToken
+        self.adminGuessLimit = adminGuessLimit
+        self.adminSessionLifetime = adminSessionLifetime
         self.metricsExposition = metricsExposition
         self.listener = listener
         self.snapshotInterval = snapshotInterval

@@ -23,6 +23,9 @@ final class RoomListener: Sendable {
     /// `ws://host:port`, without a path.
     var baseURL: String { state.withLock { $0.baseURL } }
 
+    /// The listening WebSocket server; nil once shut down.
+    var webSocketServer: WebSocketServer? { state.withLock { $0.listener?.webSocketServer } }
+
     /// Stops listening and closes every session's socket with 1001; idempotent.
     func shutdown() async {
         let listener = state.withLock { s -> JSONRPCWebSocketListener? in

@@ -5,8 +5,9 @@ import RoomCluster
 /// The live view of the rooms for operators (docs/operations.md): ``operationsSnapshot()``, and the `/admin`
 /// WebSocket subscription behind the admin token (``OperationsConfiguration/adminToken``).
 extension RoomServer {
-    /// The path of the admin subscription (docs/operations.md#admin-subscription). Its upgrade needs
-    /// `?token=<admin token>` (refused with HTTP 401 otherwise, 404 when no admin token is configured).
+    /// The path of the admin subscription (docs/operations.md#admin-subscription). Its upgrade needs the admin token
+    /// as `Authorization: Bearer`, or the dashboard's session cookie from the dashboard's own origin (refused with
+    /// HTTP 401, 403 or 429 otherwise, 404 when no admin token is configured).
     public static let adminPath = "/admin"
 
     /// The JSON-RPC methods of the admin subscription (docs/operations.md#admin-subscription).

@@ -52,14 +52,25 @@ extension RoomServer {
     ///
     /// - `GET /healthz` → 200 `ok`; `GET /readyz` → 200 `ready` or 503 with ``notReadyReason``.
     /// - `GET /rooms` → the ``OperationsSnapshot`` as JSON, with the admin token as `Authorization: Bearer <token>`
-    ///   or `?token=<token>`; 401 with `WWW-Authenticate: Bearer` without it or with another.
-    /// - `GET /dashboard` → the page; `GET /` → 302 to `/dashboard` with the same query.
+    ///   or a dashboard session cookie; 401 with `WWW-Authenticate: Bearer` without either, 429 with `Retry-After`
+    ///   while the peer address is locked out (``OperationsConfiguration/adminGuessLimit``). A `?token=` is ignored.
+    /// - `GET /dashboard` → the page with a session cookie, else the login form; `POST /dashboard/login` (the form's
+    ///   `token`) → 303 to `/dashboard` with the session cookie, or the form with 401 or 429;
+    ///   `POST /dashboard/logout` → 303 to `/dashboard`, the session ended; `GET /` → 302 to `/dashboard`.
     /// - `GET /metrics` → ``OperationsConfiguration/metricsExposition`` as `text/plain; version=0.0.4`.
     /// - Without an admin token `/rooms` and `/dashboard` answer 404 (and `/` 426, as for any WebSocket path);
     ///   without an exposition `/metrics` answers 404; `scope` ``OperationsScope/probes`` serves only `/healthz`,
-    ///   `/readyz` and `/metrics`. Other paths answer 404, other methods than `GET` and `HEAD` 405.
+    ///   `/readyz` and `/metrics`. Other paths answer 404, other methods than `GET` and `HEAD` 405 (`POST` but on
+    ///   the login and logout paths).
     public func operationsResponse(to request: HTTPRequest, scope: OperationsScope = .all) -> HTTPResponse {
         // (The transport answers other methods 405 itself, and writes no body for HEAD; this holds for direct calls.)
+        if request.method == "POST", scope == .all, configuration.operations.adminToken != nil {
+            switch request.path {
+            case Self.dashboardLoginPath: return login(request)
+            case Self.dashboardLogoutPath: return logout(request)
+            default: break
+            }
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return Self.text(405, "method not allowed", headers: ["allow": "GET, HEAD"])
         }
@@ -84,20 +95,17 @@ extension RoomServer {
         let admin = operations.adminToken != nil
         switch request.path {
         case "/rooms" where admin:
-            guard isAdminToken(Self.bearerToken(request) ?? request.query["token"]) else {
-                return Self.text(401, "admin token required",
-                                 headers: ["www-authenticate": #"Bearer realm="room-server""#])
-            }
+            let verdict = adminVerdict(headers: request.headers, peer: request.peerAddress)
+            guard verdict == .granted else { return Self.refusal(verdict) }
             guard let json = try? JSONValue(encoding: operationsSnapshot()) else {
                 return Self.text(500, "could not encode the snapshot")
             }
             return HTTPResponse(status: 200, contentType: "application/json", body: json.jsonText + "\n",
                                 headers: ["cache-control": "no-store"])
-        case Self.dashboardPath where admin:
-            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: DashboardPage.html,
-                                headers: Self.dashboardHeaders)
+        case Self.dashboardPath where admin, Self.dashboardLoginPath where admin:
+            return dashboard(request)
         case "/" where admin:
-            return HTTPResponse(status: 302, headers: ["location": Self.dashboardPath + Self.queryString(request.query)])
+            return HTTPResponse(status: 302, headers: ["location": Self.dashboardPath])
         case _ where Self.paths.contains(request.path) || Self.treePaths.contains(request.path) || request.path == Self.adminPath:
             return Self.text(426, "WebSocket upgrade required", headers: ["upgrade": "websocket"])
         default:
@@ -105,36 +113,16 @@ extension RoomServer {
         }
     }
 
-    /// The dashboard's headers: no caching, no referrer (its URL holds the token), no framing, and a policy that
-    /// lets it run its own inline script and style and connect to its own origin only.
+    /// The dashboard's headers: no caching, no referrer, no framing, and a policy that lets it run its own inline
+    /// script and style, connect to its own origin only, and post its "Log out" form there.
     static let dashboardHeaders = [
         "cache-control": "no-store",
         "referrer-policy": "no-referrer",
         "x-frame-options": "DENY",
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ]
-
-    /// The token of an `Authorization: Bearer <token>` header, if any.
-    static func bearerToken(_ request: HTTPRequest) -> String? {
-        guard let header = request.headers["authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
-    }
-
-    /// `query` as `?a=1&b=2` (sorted, percent-encoded), or empty.
-    static func queryString(_ query: [String: String]) -> String {
-        guard !query.isEmpty else { return "" }
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        let pairs = query.sorted { $0.key < $1.key }.map { key, value in
-            (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key) + "="
-                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
-        }
-        return "?" + pairs.joined(separator: "&")
-    }
 
     /// A one-line `text/plain` answer.
     static func text(_ status: Int, _ line: String, headers: [String: String] = [:]) -> HTTPResponse {

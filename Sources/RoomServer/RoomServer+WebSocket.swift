@@ -15,8 +15,10 @@ extension RoomServer {
     /// the admin token guards). Plain HTTP requests on the port get the operations routes
     /// (``operationsResponse(to:scope:)``, docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
     /// a second port serves the probes and metrics alone.
-    /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable.
+    /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable;
+    ///   ``OperationsConfiguration/AdminTokenTooShort`` for an admin token under 16 bytes.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
+        try configuration.operations.checkAdminToken()
         let listener = RoomListener()
         let server = RoomServer(configuration: configuration, listener: listener)
         var webSocket = WebSocketServerConfiguration()
@@ -27,18 +29,19 @@ extension RoomServer {
         webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
         webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
         webSocket.limits.rttProbeInterval = configuration.operations.rttProbeInterval
+        // The dashboard's login form posts the admin token (docs/operations.md#the-admin-token).
+        if configuration.operations.adminToken != nil { webSocket.maxHTTPBodySize = maxLoginBodySize }
         webSocket.httpHandler = { [weak server] request in
             server?.operationsResponse(to: request) ?? RoomServer.text(503, "shutting down")
         }
         webSocket.upgradeFilter = { [weak server] request in
             if request.path == adminPath {
-                // docs/operations.md#admin-subscription: browsers cannot set headers on a WebSocket, so the token is
-                // in the query. Off (404) without a configured token.
+                // docs/operations.md#admin-subscription: the token in `Authorization: Bearer`, or the dashboard's
+                // session cookie (browsers cannot set headers on a WebSocket). Off (404) without a configured token.
                 guard let server, server.configuration.operations.adminToken != nil else {
                     return .reject(status: 404, reason: "the admin subscription is off")
                 }
-                return server.isAdminToken(request.queryItem("token")) ? .accept
-                    : .reject(status: 401, reason: "admin token required")
+                return server.adminUpgradeDecision(request)
             }
             guard paths.contains(request.path) || treePaths.contains(request.path) else {
                 return .reject(status: 404, reason: "Room is served on /room, Tree on /tree and /kurento-tree")
@@ -76,6 +79,18 @@ extension RoomServer {
     public var url: String {
         guard let base = listener?.baseURL, !base.isEmpty else { return "" }
         return base + "/room"
+    }
+
+    /// Reads the certificate and key files of ``Configuration/tls`` again and serves them from the next TLS
+    /// handshake on, without a restart; open connections keep theirs (`room-server` does it on SIGHUP,
+    /// docs/operations.md#tls). When this throws, the server goes on serving the certificate it had.
+    /// - Throws: `TransportError.tlsFailure` with the reason: no TLS configured, the server stopped, a file
+    ///   unreadable or not PEM, a key that does not belong to the certificate or of another type than before.
+    public func reloadTLSCertificate() async throws {
+        guard let server = listener?.webSocketServer else {
+            throw TransportError.tlsFailure("the room server is not listening")
+        }
+        try await server.reloadCertificate()
     }
 
     /// Serves until ``shutdown()`` is called or the calling task is cancelled, which shuts the server down.

@@ -42,6 +42,8 @@ public final class RoomServer: Sendable {
     /// The `/admin` subscription (docs/operations.md#admin-subscription): its own JSON-RPC server behind ``adminPath``.
     let adminRPC: JSONRPCServer
     let adminFeed: AdminFeed
+    /// Wrong admin tokens per address, and the dashboard's login sessions (docs/operations.md#the-admin-token).
+    let adminGuard: AdminGuard
     /// Readiness and the second plain-HTTP listener (docs/operations.md).
     let operations: OperationsState
     /// `signaling_closes_total{reason="rate_limit"}`, when metrics are on (docs/operations.md#metrics).
@@ -72,6 +74,9 @@ public final class RoomServer: Sendable {
         treeRegistry = TreeRegistry(limits: configuration.limits)
         operations = OperationsState(clustered: cluster != nil)
         adminRPC = JSONRPCServer(configuration: Self.adminRPCConfiguration(configuration))
+        adminGuard = AdminGuard(limit: configuration.operations.adminGuessLimit,
+                                sessionLifetime: configuration.operations.adminSessionLifetime,
+                                clock: configuration.clock)
         let node = cluster?.configuration.nodeID
         let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
                                   refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {

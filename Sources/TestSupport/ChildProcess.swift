@@ -14,6 +14,7 @@ public final class ChildProcess: Sendable {
     private let input: FileHandle?
     private let stdoutLines: AsyncStream<String>
     private let stderrText: Task<String, Never>
+    private let stderrRead = LockedBox(Data())
     private let status: Task<Int32, Never>
 
     /// Where the build put `product`: next to the test binary.
@@ -52,8 +53,12 @@ public final class ChildProcess: Sendable {
         stdoutLines = Self.lines(of: out.fileHandleForReading)
         let (errText, errContinuation) = AsyncStream<String>.makeStream()
         let errHandle = err.fileHandleForReading
+        let errRead = stderrRead
         Thread.detachNewThread {
-            errContinuation.yield(String(decoding: errHandle.readDataToEndOfFile(), as: UTF8.self))
+            while case let chunk = errHandle.availableData, !chunk.isEmpty {
+                errRead.mutate { $0.append(chunk) }
+            }
+            errContinuation.yield(String(decoding: errRead.value, as: UTF8.self))
             errContinuation.finish()
         }
         stderrText = Task { await errText.first { _ in true } ?? "" }
@@ -78,6 +83,9 @@ public final class ChildProcess: Sendable {
 
     /// Everything written to stderr, once it is closed.
     public var stderr: String { get async { await stderrText.value } }
+
+    /// What the process has written to stderr so far (with ``waitUntil(_:timeout:_:)``, to wait for a log line).
+    public var stderrSoFar: String { String(decoding: stderrRead.value, as: UTF8.self) }
 
     private var name: String { process.executableURL?.lastPathComponent ?? "the process" }
 

@@ -5,17 +5,20 @@ import Glibc
 
 extension RawHTTPClient {
     /// One request on a socket of its own (`Connection: close` unless `headers` name a `Connection`), and its
-    /// response. Every read of the socket gives up after `timeout` without data (`SO_RCVTIMEO`), so the exchange
+    /// response; a non-empty `body` is sent with its `Content-Length`. Every read of the socket gives up after `timeout` without data (`SO_RCVTIMEO`), so the exchange
     /// is bounded without a read that cannot be cancelled.
     /// - Throws: ``NoResponse`` when the socket closed (or stayed silent past `timeout`) before a response.
     public static func exchange(port: Int, _ method: String = "GET", _ target: String,
-                                headers: [String: String] = [:],
+                                headers: [String: String] = [:], body: String = "",
                                 timeout: Duration = .seconds(10)) async throws -> RawHTTPResponse {
         let client = try RawHTTPClient(port: port)
         try client.tcp.setReceiveTimeout(timeout * deadlineScale)
+        var headers = headers
+        if !body.isEmpty { headers["Content-Length"] = "\(body.utf8.count)" }
         var lines = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if !headers.keys.contains(where: { $0.lowercased() == "connection" }) { lines.append(("Connection", "close")) }
         try client.request(method, target, headers: lines)
+        if !body.isEmpty { try client.send(body) }
         guard let response = await client.response(toHEAD: method == "HEAD") else {
             throw NoResponse(description: "no response to \(method) \(target) on port \(port)")
         }
@@ -27,7 +30,7 @@ extension RawHTTPClient {
         public var description: String
     }
 
-    /// `GET target` on a socket of its own (``exchange(port:_:_:headers:timeout:)``).
+    /// `GET target` on a socket of its own (``exchange(port:_:_:headers:body:timeout:)``).
     public static func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws
         -> RawHTTPResponse
     {

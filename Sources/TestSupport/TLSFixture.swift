@@ -20,12 +20,30 @@ public struct TLSFixture: Sendable {
         try "subjectAltName=\(subjectAltName)\nbasicConstraints=CA:FALSE\n".write(to: ext, atomically: true, encoding: .utf8)
         try run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.appendingPathComponent("ca.key").path,
                  "-out", fixture.caFile, "-days", "2", "-subj", "/CN=KurentoSignaling Test CA"])
-        try run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", fixture.privateKeyFile,
-                 "-out", dir.appendingPathComponent("server.csr").path, "-subj", "/CN=test-server"])
-        try run(["x509", "-req", "-in", dir.appendingPathComponent("server.csr").path, "-CA", fixture.caFile,
-                 "-CAkey", dir.appendingPathComponent("ca.key").path, "-CAcreateserial", "-out", fixture.certificateFile,
-                 "-days", "2", "-extfile", ext.path])
+        try fixture.issue(commonName: "test-server", certificateFile: fixture.certificateFile,
+                          privateKeyFile: fixture.privateKeyFile)
         return fixture
+    }
+
+    /// Replaces ``certificateFile`` and ``privateKeyFile`` with a new key and a new certificate for `commonName`,
+    /// signed by the same CA (a renewal), each written beside its target and renamed over it.
+    public func renew(commonName: String) throws {
+        let certificate = certificateFile + ".new", key = privateKeyFile + ".new"
+        try issue(commonName: commonName, certificateFile: certificate, privateKeyFile: key)
+        for (from, to) in [(key, privateKeyFile), (certificate, certificateFile)] {
+            guard rename(from, to) == 0 else { throw OpenSSLFailed(description: "rename \(from): errno \(errno)") }
+        }
+    }
+
+    /// A new key at `privateKeyFile` and a certificate for `commonName` at `certificateFile`, signed by the CA,
+    /// with the SAN of `san.ext`.
+    private func issue(commonName: String, certificateFile: String, privateKeyFile: String) throws {
+        let csr = directory.appendingPathComponent("server.csr").path
+        try Self.run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", privateKeyFile, "-out", csr,
+                      "-subj", "/CN=\(commonName)"])
+        try Self.run(["x509", "-req", "-in", csr, "-CA", caFile, "-CAkey", directory.appendingPathComponent("ca.key").path,
+                      "-CAcreateserial", "-out", certificateFile, "-days", "2",
+                      "-extfile", directory.appendingPathComponent("san.ext").path])
     }
 
     /// A self-signed server certificate (no CA): ``caFile`` is the certificate itself.

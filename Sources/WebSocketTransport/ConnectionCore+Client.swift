@@ -14,7 +14,9 @@ extension ConnectionCore {
             return
         }
         guard let vhost = loop.clientVhost(for: url.secure ? configuration.tls : nil) else {
-            fail(.tlsFailure("cannot set up TLS (CA file \(configuration.tls.caFile ?? "system store"))"))
+            let reason = loop.pendingTLSFailure ?? "CA file \(configuration.tls.caFile ?? "system store")"
+            loop.pendingTLSFailure = nil
+            fail(.tlsFailure("cannot set up TLS (\(reason))"))
             finish(reason: nil)
             return
         }

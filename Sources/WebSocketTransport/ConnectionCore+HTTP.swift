@@ -5,6 +5,9 @@ import SignalingSupport
 /// Service thread only (docs/libwebsockets.md#plain-http).
 final class HTTPExchange {
     enum Phase {
+        /// The request's body is arriving (`LWS_CALLBACK_HTTP_BODY`) within the server's handshake timeout; the
+        /// handler starts at `LWS_CALLBACK_HTTP_BODY_COMPLETION`.
+        case receiving
         /// The handler's task is running; the deadline timer (`lws_set_timer_usecs`) is armed.
         case handling
         /// The response is going out in `LWS_CALLBACK_HTTP_WRITEABLE`.
@@ -14,8 +17,13 @@ final class HTTPExchange {
     /// Which request of the socket this is: a handler's response is taken only while it still matches.
     let sequence: Int
     let isHead: Bool
-    let deadline: ContinuousClock.Instant
+    /// When the current phase must be over: the body's arrival, then the handler's answer.
+    var deadline: ContinuousClock.Instant
     var phase = Phase.handling
+    /// While ``Phase/receiving``: the request, its body's length and the bytes of it that arrived so far.
+    var request: HTTPRequest?
+    var expectedBody = 0
+    var received: [UInt8] = []
     /// The handler's task, cancelled when the request is answered without it (deadline, peer gone).
     var task: Task<Void, Never>?
     /// `CLWS_PRE` bytes, then the status line and the headers.
@@ -55,41 +63,87 @@ extension ConnectionCore {
     /// `LWS_CALLBACK_HTTP`: a complete request head without an upgrade. Returns -1 to close the socket.
     func httpRequest(_ wsi: OpaquePointer) -> Int32 {
         guard let server, !finished else { return -1 }
-        guard let handler = server.configuration.httpHandler else {
+        let configuration = server.configuration
+        let (method, uriToken) = Self.httpMethods.first { lws_hdr_total_length(wsi, $0.1) > 0 }
+            ?? ("GET", WSI_TOKEN_GET_URI)
+        let maxBody = configuration.httpHandler == nil ? 0 : max(0, configuration.maxHTTPBodySize)
+        let methods = maxBody > 0 ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"]
+        if configuration.httpHandler != nil, !methods.contains(method) {
+            // Bodies of other methods are never read: answer and close, so one is never taken for the next request.
+            return refuse(wsi, HTTPResponse(status: 405, contentType: "text/plain; charset=utf-8",
+                                            body: "\(method) not allowed\n",
+                                            headers: ["allow": methods.joined(separator: ", ")]))
+        }
+        // Framing first, whatever answers the request: a kept-alive socket must never read a body as a request.
+        let framing = Self.framing(wsi, method: method, maxBody: maxBody)
+        if case .refuse(let status, let reason) = framing {
+            return refuse(wsi, HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
+                                            body: reason + "\n"))
+        }
+        guard let handler = configuration.httpHandler else {
             // No handler: plain HTTP on a WebSocket endpoint is answered as it always was.
             if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
-        // The socket sent a whole request in time: the upgrade clock is no longer its bound (lws's keep-alive and
-        // header timeouts bound what follows).
+        // The socket sent a whole request head in time: the upgrade clock is no longer its bound (a body has a bound
+        // of its own; lws's keep-alive and header timeouts bound what follows).
         handshakeTimer?.cancel()
         handshakeTimer = nil
         // lws starts no request before the previous one completed; a second one here would be a bug in this file.
         guard httpExchange == nil else { return -1 }
 
-        let (method, uriToken) = Self.httpMethods.first { lws_hdr_total_length(wsi, $0.1) > 0 }
-            ?? ("GET", WSI_TOKEN_GET_URI)
-        let contentLength = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
-        let declaresBody = contentLength > 0 || Self.header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil
-        guard method == "GET" || method == "HEAD" else {
-            // Bodies are never read: answer and close, so an unread body is never taken for the next request.
-            return refuse(wsi, HTTPResponse(status: 405, contentType: "text/plain; charset=utf-8",
-                                            body: "\(method) not allowed\n", headers: ["allow": "GET, HEAD"]))
-        }
-        guard !declaresBody else {
-            return refuse(wsi, HTTPResponse(status: 400, contentType: "text/plain; charset=utf-8",
-                                            body: "a \(method) request has no body\n"))
-        }
-
         let request = HTTPRequest(
             method: method, path: Self.header(wsi, uriToken) ?? "/", query: Self.queryArguments(wsi),
-            headers: Self.captureHeaders(wsi, standard: Self.httpHeaders, extra: server.configuration.extraHeaderNames),
+            headers: Self.captureHeaders(wsi, standard: Self.httpHeaders, extra: configuration.extraHeaderNames),
             peerAddress: Self.peerAddress(wsi))
         httpSequence += 1
-        let sequence = httpSequence
-        let timeout = server.configuration.httpHandlerTimeout
-        let exchange = HTTPExchange(sequence: sequence, isHead: method == "HEAD", deadline: .now + timeout)
+        guard case .body(let length) = framing else {
+            let exchange = HTTPExchange(sequence: httpSequence, isHead: method == "HEAD",
+                                        deadline: .now + configuration.httpHandlerTimeout)
+            httpExchange = exchange
+            return startHandler(handler, request, exchange, wsi)
+        }
+        // A body follows: it has the upgrade's bound to arrive (slowloris), on the wsi's own timer.
+        let exchange = HTTPExchange(sequence: httpSequence, isHead: false,
+                                    deadline: .now + configuration.handshakeTimeout)
+        exchange.phase = .receiving
+        exchange.request = request
+        exchange.expectedBody = length
+        exchange.received.reserveCapacity(length)
         httpExchange = exchange
+        lws_set_timer_usecs(wsi, Self.microseconds(configuration.handshakeTimeout))
+        return 0
+    }
+
+    /// `LWS_CALLBACK_HTTP_BODY`: a piece of the request's body. Returns -1 to close the socket.
+    func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let exchange = httpExchange, case .receiving = exchange.phase else { return -1 }
+        guard exchange.received.count + length <= exchange.expectedBody else { return -1 }
+        if let input, length > 0 {
+            exchange.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        return 0
+    }
+
+    /// `LWS_CALLBACK_HTTP_BODY_COMPLETION`: the whole body arrived; the handler gets the request.
+    func httpBodyComplete(_ wsi: OpaquePointer) -> Int32 {
+        guard let exchange = httpExchange, case .receiving = exchange.phase, var request = exchange.request,
+              exchange.received.count == exchange.expectedBody, let configuration = server?.configuration,
+              let handler = configuration.httpHandler
+        else { return -1 }
+        request.body = exchange.received
+        exchange.request = nil
+        exchange.received = []
+        exchange.phase = .handling
+        exchange.deadline = .now + configuration.httpHandlerTimeout
+        return startHandler(handler, request, exchange, wsi)
+    }
+
+    /// Runs `handler` on `request` in a task of its own, its deadline armed; reading pauses meanwhile.
+    private func startHandler(_ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
+                              _ request: HTTPRequest, _ exchange: HTTPExchange, _ wsi: OpaquePointer) -> Int32 {
+        let sequence = exchange.sequence
+        let timeout = exchange.deadline - .now
         // The handler runs off the service thread (rule 6); its response comes back through the mailbox.
         exchange.task = Task { [loop] in
             let response = await handler(request)
@@ -107,12 +161,19 @@ extension ConnectionCore {
         return 0
     }
 
-    /// `LWS_CALLBACK_TIMER`: the handler's deadline. A handler still running gets its request answered 503.
+    /// `LWS_CALLBACK_TIMER`: the body's or the handler's deadline. A body still arriving has its socket dropped; a
+    /// handler still running gets its request answered 503.
     func httpTimerFired(_ wsi: OpaquePointer) -> Int32 {
-        guard let exchange = httpExchange, case .handling = exchange.phase else { return 0 }
+        guard let exchange = httpExchange else { return 0 }
+        if case .writing = exchange.phase { return 0 }
         let left = exchange.deadline - .now
         if left > .milliseconds(1) {
             lws_set_timer_usecs(wsi, Self.microseconds(left))
+            return 0
+        }
+        if case .receiving = exchange.phase {
+            // The body did not arrive in time: drop the socket, as an upgrade that never completes.
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
             return 0
         }
         exchange.task?.cancel()

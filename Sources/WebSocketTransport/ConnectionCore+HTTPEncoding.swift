@@ -82,20 +82,28 @@ extension ConnectionCore {
     /// `_`): each fragment is `name=value` or a bare `name`; the last value of a name wins.
     static func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
         var arguments: [String: String] = [:]
-        var index: Int32 = 0
-        // lws holds a bounded number of fragments per request; the bound here only guards against a bug.
-        while index < 4096 {
-            let length = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index)
-            var buffer = [CChar](repeating: 0, count: Int(max(length, 0)) + 1)
-            let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index)
-            if copied < 0 { break }
-            index += 1
-            let fragment = string(buffer, length: copied)
-            guard !fragment.isEmpty else { continue }
+        for fragment in fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS) where !fragment.isEmpty {
             let parts = fragment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             arguments[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         return arguments
+    }
+
+    /// Each fragment lws keeps for `token`, in order, empty ones included: the query's arguments, or the values
+    /// of a header that came more than once (which `lws_hdr_copy` would join with commas).
+    static func fragments(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> [String] {
+        var fragments: [String] = []
+        var index: Int32 = 0
+        // lws holds a bounded number of fragments per request; the bound here only guards against a bug.
+        while index < 4096 {
+            let length = lws_hdr_fragment_length(wsi, token, index)
+            var buffer = [CChar](repeating: 0, count: Int(max(length, 0)) + 1)
+            let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, index)
+            if copied < 0 { break }
+            index += 1
+            fragments.append(string(buffer, length: copied))
+        }
+        return fragments
     }
 
     /// `duration` in whole microseconds (lws_usec_t), at least 1.

@@ -1,11 +1,13 @@
 /// A plain HTTP request (no WebSocket upgrade) that reached a WebSocketServer.
 ///
 /// Built on the service thread from what libwebsockets parsed, then handed to
-/// ``WebSocketServerConfiguration/httpHandler`` off that thread (docs/libwebsockets.md#plain-http). Only `GET` and
-/// `HEAD` requests without a body reach the handler; anything else is answered 405 (400 for a `GET` or `HEAD` that
-/// carries a body) and the connection closes.
+/// ``WebSocketServerConfiguration/httpHandler`` off that thread (docs/libwebsockets.md#plain-http). `GET` and
+/// `HEAD` requests without a body reach the handler, and `POST` with a `Content-Length` body of at most
+/// ``WebSocketServerConfiguration/maxHTTPBodySize`` bytes when that is above 0. Anything else is answered (405 for
+/// another method, 400 for a body where none is allowed or an ambiguous framing, 413 for a body too large) and the
+/// connection closes.
 public struct HTTPRequest: Sendable, Hashable {
-    /// The request method: `"GET"` or `"HEAD"` (the only ones handed to the handler).
+    /// The request method: `"GET"`, `"HEAD"` or (with ``WebSocketServerConfiguration/maxHTTPBodySize``) `"POST"`.
     public var method: String
     /// The path without the query, percent-decoded, as libwebsockets normalises it: `//` becomes `/`, and `/./`
     /// and `/../` segments are resolved (never above `/`).
@@ -20,15 +22,18 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The peer's address, e.g. `127.0.0.1`.
     public var peerAddress: String
+    /// The body of a `POST`, exactly as many bytes as its `Content-Length` said; empty for `GET` and `HEAD`.
+    public var body: [UInt8]
 
     /// Creates a request, e.g. to call a handler in a unit test.
     public init(method: String = "GET", path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                peerAddress: String = "127.0.0.1") {
+                peerAddress: String = "127.0.0.1", body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.peerAddress = peerAddress
+        self.body = body
     }
 }
 

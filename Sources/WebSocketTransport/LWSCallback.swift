@@ -41,8 +41,11 @@ private func handle(
         return 0
     case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS:
         // user = the SSL_CTX* of a client vhost that lws_create_vhost is building, on this thread.
-        if let user { loop.loadCADirectory(into: OpaquePointer(user)) }
-        return 0
+        return user.map { loop.clientTLSContextReady(OpaquePointer($0)) } ?? 0
+    case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS:
+        // user = the SSL_CTX* of a server vhost that lws_create_vhost is building (its certificate loaded); the
+        // wsi is a stand-in that only carries the context.
+        return user.map { loop.serverTLSContextReady(OpaquePointer($0)) } ?? 0
     case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
         // user = X509_STORE_CTX*, len = preverify_ok. Remember why OpenSSL refused the chain: lws reports only
         // "SSL err 1" (docs/libwebsockets.md#tls). Returning 0 keeps OpenSSL's verdict.
@@ -87,11 +90,16 @@ private func handle(
         if let core { return core.httpRequest(wsi) }
         if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    case LWS_CALLBACK_HTTP_BODY:
+        // A POST's body, which only arrives once `httpRequest` accepted its length.
+        return core?.httpBody(wsi, input, length) ?? -1
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return core?.httpBodyComplete(wsi) ?? -1
     case LWS_CALLBACK_HTTP_WRITEABLE:
         if let core, core.httpExchange != nil { return core.httpWriteable(wsi) }
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     case LWS_CALLBACK_TIMER:
-        // lws_set_timer_usecs: only an HTTP handler's deadline uses the per-wsi timer.
+        // lws_set_timer_usecs: only a plain HTTP request's deadlines (its body, its handler) use the per-wsi timer.
         return core?.httpTimerFired(wsi) ?? 0
 
     case LWS_CALLBACK_WSI_DESTROY:

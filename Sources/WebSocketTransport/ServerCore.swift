@@ -29,6 +29,9 @@ final class ServerCore: @unchecked Sendable {
     var authorizing: Set<ObjectIdentifier> = []
     /// HTTP handler responses that came too late (after the 503, or after the socket closed) and were dropped.
     var droppedHTTPResponses = 0
+    /// The `SSL_CTX` of a `wss://` vhost, which lws owns and frees with the vhost; nil without TLS and once the vhost
+    /// is destroyed. ``WebSocketServer/reloadCertificate()`` replaces its certificate.
+    var sslContext: OpaquePointer?
     /// The round-trip probe timer: an `lws_sul` timer with this server as its owner, in C memory lws links into its
     /// timer list (docs/libwebsockets.md#round-trip-probe). Cancelled before the vhost or the context goes away.
     private var probeTimer: UnsafeMutablePointer<clws_timer>?
@@ -66,7 +69,10 @@ final class ServerCore: @unchecked Sendable {
             info.ssl_cert_filepath = strings.keep(tls.certificateFile)
             info.ssl_private_key_filepath = strings.keep(tls.privateKeyFile)
         }
+        loop.pendingServer = configuration.tls == nil ? nil : self
+        defer { (loop.pendingServer, loop.pendingTLSFailure) = (nil, nil) }
         guard let vh = lws_create_vhost(loop.context, &info) else {
+            if let failure = loop.pendingTLSFailure { throw .listenFailed("TLS: \(failure)") }
             throw .listenFailed("\(configuration.host):\(configuration.port) (in use, not a local address, or bad TLS files)")
         }
         vhost = vh
@@ -122,6 +128,25 @@ final class ServerCore: @unchecked Sendable {
         case .reject(let status, let reason):
             core.beginClose(code: UpgradeDecision.closeCode(forStatus: status), reason: reason, flush: false)
         }
+    }
+
+    // MARK: TLS (service thread)
+
+    /// Serves the PEM `certificate` chain and `key` from the next handshake on; nil, or why nothing changed.
+    func replaceCertificate(_ certificate: [UInt8], _ key: [UInt8]) -> String? {
+        guard let sslContext, !shuttingDown else { return "the server has stopped" }
+        var reason = [CChar](repeating: 0, count: 256)
+        let result = certificate.withUnsafeBufferPointer { c in
+            key.withUnsafeBufferPointer { k in
+                c.withMemoryRebound(to: CChar.self) { c in
+                    k.withMemoryRebound(to: CChar.self) { k in
+                        clws_tls_replace_certificate(sslContext, c.baseAddress, Int32(c.count), k.baseAddress,
+                                                     Int32(k.count), &reason, reason.count)
+                    }
+                }
+            }
+        }
+        return result == 0 ? nil : ConnectionCore.string(reason, length: Int32(reason.firstIndex(of: 0) ?? 0))
     }
 
     // MARK: Round-trip probe (service thread)
@@ -218,6 +243,7 @@ final class ServerCore: @unchecked Sendable {
     func loopEnding() {
         cancelProbe()
         vhost = nil
+        sslContext = nil
         shuttingDown = true
         acceptedConnections.finish()
     }
@@ -227,6 +253,7 @@ final class ServerCore: @unchecked Sendable {
         cancelProbe()
         guard let vh = vhost else { return }
         vhost = nil
+        sslContext = nil
         vhostDestroyed = true
         lws_vhost_destroy(vh)
         // lws finishes destroying a vhost lazily and may still hand it an accepted socket meanwhile; callbacks

@@ -11,12 +11,16 @@ public struct TLSClientConfiguration: Sendable, Hashable {
     public var allowSelfSigned: Bool
     /// Skip the host name check. Off unless set explicitly.
     public var skipHostnameCheck: Bool
+    /// The TLS versions and ciphers offered to servers; ``TLSCipherPolicy/forwardSecret`` by default.
+    public var policy: TLSCipherPolicy
 
     /// Creates a trust configuration; the defaults verify against the system store and check the host name.
-    public init(caFile: String? = nil, allowSelfSigned: Bool = false, skipHostnameCheck: Bool = false) {
+    public init(caFile: String? = nil, allowSelfSigned: Bool = false, skipHostnameCheck: Bool = false,
+                policy: TLSCipherPolicy = .forwardSecret) {
         self.caFile = caFile
         self.allowSelfSigned = allowSelfSigned
         self.skipHostnameCheck = skipHostnameCheck
+        self.policy = policy
     }
 }
 
@@ -81,8 +85,11 @@ public struct WebSocketServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 asks for an ephemeral port (see ``WebSocketServer/port``).
     public var port: Int = 0
-    /// PEM certificate and key files; when set, the server speaks `wss://`.
+    /// PEM certificate and key files; when set, the server speaks `wss://`. ``WebSocketServer/reloadCertificate()``
+    /// reads them again while the server runs.
     public var tls: (certificateFile: String, privateKeyFile: String)?
+    /// The TLS versions and ciphers a `wss://` server accepts; ``TLSCipherPolicy/forwardSecret`` by default.
+    public var tlsPolicy = TLSCipherPolicy.forwardSecret
     /// Time an accepted socket has to complete the upgrade before it is dropped (slowloris protection).
     public var handshakeTimeout: Duration = .seconds(5)
     /// Open connections allowed from one peer address; one more upgrade is refused with HTTP 429 before the
@@ -109,12 +116,19 @@ public struct WebSocketServerConfiguration: Sendable {
     ///
     /// Each request runs in a task of its own, so a slow handler holds up nobody else; the response is written on
     /// the service thread, and the connection stays open for the next request when the client keeps it alive. Only
-    /// `GET` and `HEAD` without a body reach the handler (docs/libwebsockets.md#plain-http). A handler that takes
-    /// longer than ``httpHandlerTimeout`` is answered 503 for it and its task is cancelled; so is a handler whose
-    /// client went away, and its late response is dropped.
+    /// `GET` and `HEAD` without a body reach the handler, and `POST` when ``maxHTTPBodySize`` allows bodies
+    /// (docs/libwebsockets.md#plain-http). A request whose body framing is ambiguous (`Transfer-Encoding`, several
+    /// `Content-Length`s, whitespace before a framing header's colon, a body on a `GET`) is answered 400 and its
+    /// connection closed, so a body is never taken for a second request. A handler that takes longer than
+    /// ``httpHandlerTimeout`` is answered 503 for it and its task is cancelled; so is a handler whose client went
+    /// away, and its late response is dropped.
     public var httpHandler: (@Sendable (HTTPRequest) async -> HTTPResponse)?
     /// How long ``httpHandler`` may take before the request is answered 503 "Service Unavailable".
     public var httpHandlerTimeout: Duration = .seconds(10)
+    /// The largest `POST` body ``httpHandler`` accepts, in bytes (``HTTPRequest/body``): it must come with one
+    /// `Content-Length` (no chunked bodies) and arrive within ``handshakeTimeout``; a larger one is answered 413
+    /// and its connection closed. 0 (the default): no `POST` at all, answered 405.
+    public var maxHTTPBodySize = 0
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()
 

@@ -67,19 +67,46 @@ extension WebSocketEventLoop {
             return variables[name]
         }
         info.client_ssl_ca_filepath = strings.keep(trust.file)
-        pendingCADirectory = trust.directory  // loaded by `loadCADirectory(into:)` while lws builds the vhost
-        defer { pendingCADirectory = nil }
+        // Read by `clientTLSContextReady(_:)` while lws builds the vhost.
+        pendingCADirectory = trust.directory
+        pendingClientPolicy = tls.policy
+        defer { (pendingCADirectory, pendingClientPolicy) = (nil, nil) }
         guard let vh = lws_create_vhost(context, &info) else { return nil }
+        if pendingTLSFailure != nil {
+            // lws ignores what the callback returns for a client vhost: the refused policy is ours to act on.
+            lws_vhost_destroy(vh)
+            return nil
+        }
         clientVhosts[tls] = vh
         return vh
     }
 
-    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS`, inside `lws_create_vhost` for a client vhost: adds the
-    /// CA directories of the trust being set up (``CATrust``) to its `SSL_CTX`.
-    func loadCADirectory(into sslContext: OpaquePointer) {
-        guard let directory = pendingCADirectory else { return }
+    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS`, inside `lws_create_vhost` for a client vhost: applies
+    /// the policy (``TLSCipherPolicy``) and adds the CA directories of the trust being set up (``CATrust``) to its
+    /// `SSL_CTX`. When OpenSSL refuses the policy, the reason is kept for ``clientVhost(for:)``, which then gives
+    /// the vhost up (lws ignores the -1).
+    func clientTLSContextReady(_ sslContext: OpaquePointer) -> Int32 {
+        if let policy = pendingClientPolicy, let failure = policy.apply(to: sslContext) {
+            pendingTLSFailure = failure
+            return -1
+        }
+        guard let directory = pendingCADirectory else { return 0 }
         // Adding a lookup directory only records it: missing certificates show up as untrusted at connect time.
         if SSL_CTX_load_verify_locations(sslContext, nil, directory) != 1 { ERR_clear_error() }
+        return 0
+    }
+
+    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS`, inside `lws_create_vhost` for a listening `wss://`
+    /// vhost, once lws has loaded its certificate: the server keeps the `SSL_CTX` (to reload the certificate) and
+    /// applies its policy. Returns -1 (lws then fails the vhost) when OpenSSL refuses the policy.
+    func serverTLSContextReady(_ sslContext: OpaquePointer) -> Int32 {
+        guard let server = pendingServer else { return 0 }
+        if let failure = server.configuration.tlsPolicy.apply(to: sslContext) {
+            pendingTLSFailure = failure
+            return -1
+        }
+        server.sslContext = sslContext
+        return 0
     }
 
     func nextVhostName(_ prefix: String) -> String {

@@ -47,8 +47,13 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
     var retryTables: [UnsafeMutablePointer<UInt32>] = []
     var vhostCounter = 0
-    /// The CA directories of the client vhost being created, for `loadCADirectory(into:)`.
+    /// The CA directories and the policy of the client vhost being created, for `clientTLSContextReady(_:)`.
     var pendingCADirectory: String?
+    var pendingClientPolicy: TLSCipherPolicy?
+    /// The server whose TLS vhost is being created, for `serverTLSContextReady(_:)`.
+    var pendingServer: ServerCore?
+    /// Why OpenSSL refused the TLS settings of the vhost being created.
+    var pendingTLSFailure: String?
     /// The name of protocol 0 of every vhost, kept for the life of the loop.
     private(set) lazy var defaultProtocolName: UnsafePointer<CChar> = strings.keep("ks-default")
 

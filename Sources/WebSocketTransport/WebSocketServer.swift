@@ -1,3 +1,5 @@
+import Foundation
+
 /// A listening WebSocket server on a ``WebSocketEventLoop``.
 ///
 /// ```swift
@@ -58,6 +60,38 @@ public final class WebSocketServer: Sendable {
             throw error
         }
         return WebSocketServer(core: core, port: try listened.get(), connections: stream)
+    }
+
+    /// Reads the certificate and key files of ``WebSocketServerConfiguration/tls`` again and serves them from the
+    /// next handshake on; connections already open keep theirs (docs/libwebsockets.md#tls). For renewals: write the
+    /// new files (a whole chain, the leaf first, as at start), then call this, e.g. on SIGHUP. The files are read
+    /// here, off the service thread, and parsed and checked before anything changes: when this throws, the server
+    /// goes on serving the certificate it had.
+    /// - Throws: ``TransportError/tlsFailure(_:)`` with the reason: the server speaks no TLS or has stopped, a file
+    ///   cannot be read, holds no PEM certificate or unencrypted key, the key does not belong to the certificate, or
+    ///   its type differs from the one served (RSA and ECDSA: restart to change it).
+    public func reloadCertificate() async throws {
+        guard let files = core.configuration.tls else { throw TransportError.tlsFailure("the server speaks no TLS") }
+        let certificate: [UInt8], key: [UInt8]
+        certificate = try Self.contents(of: files.certificateFile)
+        key = try Self.contents(of: files.privateKeyFile)
+        let core = self.core
+        if let failure = try await core.loop.onServiceThread({ _ in core.replaceCertificate(certificate, key) }) {
+            throw TransportError.tlsFailure("certificate not reloaded: \(failure)")
+        }
+    }
+
+    /// The bytes of the file at `path`.
+    private static func contents(of path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TransportError.tlsFailure("certificate not reloaded: cannot read \(path)")
+        }
+        defer { try? handle.close() }
+        do {
+            return Array(try handle.readToEnd() ?? Data())
+        } catch {
+            throw TransportError.tlsFailure("certificate not reloaded: cannot read \(path): \(error)")
+        }
     }
 
     /// Stops accepting, closes every connection with `code` (1001 by default), waits for them to close, and

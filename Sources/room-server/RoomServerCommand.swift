@@ -20,7 +20,10 @@ struct RoomServerCommand: AsyncParsableCommand {
         discussion: """
             The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
             (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
-            SIGINT or SIGTERM closes every session with 1001 ("going away") and exits.
+            SIGINT or SIGTERM closes every session with 1001 ("going away") and exits. SIGHUP reads --tls-cert and \
+            --tls-key again: new connections get the renewed certificate, open ones keep theirs, and files that do \
+            not go together (or do not parse) leave the old certificate in place, with the reason on stderr. TLS \
+            is 1.2 or 1.3, and TLS 1.2 only with ECDHE and AES-GCM or ChaCha20-Poly1305 (forward secrecy).
 
             Shared objects: clients may not create persistent ones unless --allow-persistent-shared-objects is given; \
             all sessions together may keep --max-shared-objects objects (10000) holding --max-shared-object-bytes \
@@ -35,8 +38,9 @@ struct RoomServerCommand: AsyncParsableCommand {
             process serves) and GET /readyz (200 "ready", or 503 with a one-line reason: shutting down, or with \
             --cluster Redis unreachable, or with --kms no Kurento Media Server reachable). With an admin token (--admin-token, or better the ROOM_SERVER_ADMIN_TOKEN \
             environment variable, which ps does not show) it also serves GET /rooms (JSON, with \
-            "Authorization: Bearer TOKEN" or ?token=TOKEN), the live page GET /dashboard?token=TOKEN and its \
-            WebSocket subscription /admin; without a token those answer 404. --metrics-port N serves /healthz, \
+            "Authorization: Bearer TOKEN"), the live page GET /dashboard (a login form, then a session cookie) and \
+            its WebSocket subscription /admin (the cookie, or "Authorization: Bearer TOKEN"); never ?token= in a \
+            URL; without a token those answer 404. --metrics-port N serves /healthz, \
             /readyz and /metrics (never the admin routes) on a second port, whose URL is then the second stdout line.
 
             Examples:
@@ -48,7 +52,7 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --port 8888 --kms ws://127.0.0.1:8888/kurento
               room-server --kms ws://kms-1:8888/kurento --kms ws://kms-2:8888/kurento --kms-timeout 15
               room-server --port 8888 --cluster redis://10.0.0.5:6379/0 --cluster-password-file /run/secrets/redis --node-id east-1
-              ROOM_SERVER_ADMIN_TOKEN=s3cr3t room-server --metrics-port 9100
+              ROOM_SERVER_ADMIN_TOKEN=$(openssl rand -hex 16) room-server --metrics-port 9100
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
             cannot open the --shared-objects file, cannot read the --cluster-password-file, or cannot reach the \
@@ -64,11 +68,13 @@ struct RoomServerCommand: AsyncParsableCommand {
     var port = 0
 
     @Option(name: .customLong("tls-cert"),
-            help: ArgumentHelp("Certificate file (PEM) for wss; needs --tls-key.", valueName: "file"))
+            help: ArgumentHelp("Certificate file (PEM, the chain after the certificate) for wss; needs --tls-key. "
+                               + "Read again on SIGHUP.", valueName: "file"))
     var tlsCertificate: String?
 
     @Option(name: .customLong("tls-key"),
-            help: ArgumentHelp("Private key file (PEM) for wss; needs --tls-cert.", valueName: "file"))
+            help: ArgumentHelp("Private key file (PEM, unencrypted) for wss; needs --tls-cert. Read again on SIGHUP.",
+                               valueName: "file"))
     var tlsKey: String?
 
     @OptionGroup(title: "Limits")
@@ -121,7 +127,11 @@ struct RoomServerCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The admin token that turns on GET /rooms, /dashboard and the /admin subscription "
                                + "(default: the \(Self.adminTokenVariable) environment variable, which ps does not "
-                               + "show; without either they are off).", valueName: "token"))
+                               + "show; without either they are off). At least 16 bytes. Programs send it as "
+                               + "Authorization: Bearer, browsers log in at /dashboard (a 15-minute HttpOnly, "
+                               + "SameSite=Strict session cookie); never in a URL. After 5 wrong tokens from one "
+                               + "address, each further one locks it out for 1 s, doubling up to 5 minutes.",
+                               valueName: "token"))
     var adminToken: String?
 
     @Option(help: ArgumentHelp("Also serve /healthz, /readyz and /metrics, never the admin routes, over plain HTTP on "
@@ -152,6 +162,11 @@ struct RoomServerCommand: AsyncParsableCommand {
         try validateCluster()
         guard nodeTimeout > 0, nodeTimeout.isFinite else { throw ValidationError("--node-timeout must be positive") }
         if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
+        if let token = configuredAdminToken, token.utf8.count < OperationsConfiguration.minimumAdminTokenLength {
+            let source = adminToken == nil ? Self.adminTokenVariable : "--admin-token"
+            throw ValidationError("\(source): the admin token must have at least "
+                                  + "\(OperationsConfiguration.minimumAdminTokenLength) bytes (openssl rand -hex 16)")
+        }
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be in 0...65535")
         }
@@ -168,7 +183,8 @@ struct RoomServerCommand: AsyncParsableCommand {
     func run() async throws {
         // Installed before listening, so no signal is missed; the sources live until `run` returns.
         let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "room-server.signals")
-        defer { sources.forEach { $0.cancel() } }
+        let (reload, reloadSources) = ProcessSignals.stream([SIGHUP], label: "room-server.reload")
+        defer { (sources + reloadSources).forEach { $0.cancel() } }
         // Before the server exists, so that every instrument it makes lands in the exporter's registry.
         PrometheusExporter.shared.bootstrap()
         // Every line logged while a connection or a request is served carries its trace_id and span_id.
@@ -212,11 +228,31 @@ struct RoomServerCommand: AsyncParsableCommand {
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
         FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
         if metricsPort != nil { FileHandle.standardOutput.write(Data((server.operationsURL + "\n").utf8)) }
+        let reloading = Task { await reloadCertificate(of: server, on: reload, logger: logger) }
+        defer { reloading.cancel() }
         for await signal in stop {
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             break
         }
         await server.shutdown()
+    }
+
+    /// SIGHUP: reads `--tls-cert` and `--tls-key` again (docs/operations.md#tls), one signal after the other, until
+    /// the task is cancelled. A refused pair leaves the certificate served as it was.
+    func reloadCertificate(of server: RoomServer, on signals: AsyncStream<Int32>, logger: Logger) async {
+        for await _ in signals {
+            guard let tlsCertificate else {
+                logger.notice("SIGHUP: no TLS certificate to reload (no --tls-cert)")
+                continue
+            }
+            do {
+                try await server.reloadTLSCertificate()
+                logger.notice("SIGHUP: TLS certificate reloaded", metadata: ["file": "\(tlsCertificate)"])
+            } catch {
+                // "TLS failure: certificate not reloaded: <why>"; the one served before stays.
+                logger.error("SIGHUP: \(error)", metadata: ["file": "\(tlsCertificate)"])
+            }
+        }
     }
 
     /// The library configuration these options describe (`redis`: the cluster's Redis, its password resolved).
@@ -257,13 +293,17 @@ struct RoomServerCommand: AsyncParsableCommand {
 
     /// The admin token (`--admin-token`, else the environment), `--metrics-port` and the metrics exposition.
     var operationsConfiguration: OperationsConfiguration {
-        let environment = ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-        return OperationsConfiguration(
-            adminToken: adminToken ?? environment,
+        OperationsConfiguration(
+            adminToken: configuredAdminToken,
             // GET /metrics: every metric of the process, from the registry the libraries report to
             // (docs/operations.md#metrics).
             metricsExposition: { PrometheusExporter.shared.metricsExposition() },
             listener: metricsPort.map { (host: metricsHost ?? host, port: $0) })
+    }
+
+    /// `--admin-token`, else the environment variable (when not empty).
+    var configuredAdminToken: String? {
+        adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `--cluster` (its URL resolved to `redis`) and `--node-id`.

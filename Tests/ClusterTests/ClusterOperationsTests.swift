@@ -18,7 +18,7 @@ struct ClusterOperationsTests {
             let cluster = ClusterConfiguration(
                 redis: url, nodeID: "node\(index)", heartbeatInterval: .milliseconds(100),
                 nodeTimeout: .seconds(3) * deadlineScale, timeout: .seconds(2) * deadlineScale)
-            nodes.append(try await RoomServer.start(.init(cluster: cluster, operations: .init(adminToken: "t"))))
+            nodes.append(try await RoomServer.start(.init(cluster: cluster, operations: .init(adminToken: "t-0123456789abcdef"))))
         }
         let alice = Member("alice", at: nodes[0]), bob = Member("bob", at: nodes[1])
         _ = try await alice.join()
@@ -29,10 +29,10 @@ struct ClusterOperationsTests {
 
         // Then node0's /rooms lists alice as its own and bob as node1's, publishing as Redis says
         try await waitUntil("node0 to know bob", asyncCondition: {
-            let json = try? JSONValue(parsing: (try? await RawHTTPClient.get(port: port, "/rooms?token=t"))?.text ?? "")
+            let json = try? JSONValue(parsing: (try? await RawHTTPClient.get(port: port, "/rooms", headers: ["Authorization": "Bearer t-0123456789abcdef"]))?.text ?? "")
             return json?["rooms"]?[0]?["participants"]?.arrayValue?.count == 2
         })
-        let json = try JSONValue(parsing: try await RawHTTPClient.get(port: port, "/rooms?token=t").text)
+        let json = try JSONValue(parsing: try await RawHTTPClient.get(port: port, "/rooms", headers: ["Authorization": "Bearer t-0123456789abcdef"]).text)
         #expect(json["node"] == "node0")
         let participants = try #require(json["rooms"]?[0]?["participants"]?.arrayValue)
         #expect(participants.map { $0["name"] } == ["alice", "bob"])

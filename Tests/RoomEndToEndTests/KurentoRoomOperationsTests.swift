@@ -8,7 +8,7 @@ import TestSupport
 /// whether media flows on each stream and subscription, as the KMS double reports it (`MediaFlowInStateChanged`
 /// once a publisher's ICE connected, `MediaFlowOutStateChanged` once a subscriber's did), read through `GET /rooms`.
 @Suite struct KurentoRoomOperationsTests {
-    static let token = "kms-ops-token"
+    static let token = "kms-ops-token-0123456789"
 
     /// `GET /rooms` with the admin token, parsed.
     static func rooms(_ server: RoomServer) async throws -> JSONValue {

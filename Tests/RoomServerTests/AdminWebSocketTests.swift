@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 import WebSocketTransport
 
-/// docs/operations.md#admin-subscription over a real socket: the upgrade to `/admin` needs the admin token.
+/// docs/operations.md#admin-subscription over a real socket: the upgrade to `/admin` needs the admin token
+/// (`Authorization: Bearer`; the dashboard's session cookie in AdminLoginTests).
 @Suite struct AdminWebSocketTests {
     /// `ws://127.0.0.1:port` of `server`.
     static func base(_ server: RoomServer) -> String { String(server.url.dropLast("/room".count)) }
@@ -12,7 +13,9 @@ import WebSocketTransport
     @Test func adminUpgradeIsOffWithoutAConfiguredToken() async throws {
         let server = try await RoomServer.start(.init())
         let port = try #require(RawHTTPClient.port(of: server.url))
-        let response = try await RawHTTPClient.get(port: port, "/admin?token=anything", headers: Self.upgradeHeaders)
+        var headers = Self.upgradeHeaders
+        headers["Authorization"] = "Bearer anything-anything-anything"
+        let response = try await RawHTTPClient.get(port: port, "/admin", headers: headers)
         #expect(response.status == 404)
         await server.shutdown()
     }
@@ -21,17 +24,22 @@ import WebSocketTransport
         // Given a server with an admin token, and an application authorizer that refuses every Room upgrade
         let server = try await RoomServer.start(.init(
             authorizeUpgrade: { _ in .reject(status: 403, reason: "no rooms today") },
-            operations: .init(adminToken: "s3cret", snapshotInterval: .milliseconds(10))))
+            operations: .init(adminToken: Self.token, snapshotInterval: .milliseconds(10))))
         let port = try #require(RawHTTPClient.port(of: server.url))
 
-        // Then an upgrade without the token, or with another, gets 401
-        for path in ["/admin", "/admin?token=", "/admin?token=s3cre", "/admin?token=s3cret2"] {
-            let response = try await RawHTTPClient.get(port: port, path, headers: Self.upgradeHeaders)
-            #expect(response.status == 401, "\(path): \(response)")
+        // Then an upgrade without the token, with another, or with it in the query, gets 401
+        for (path, authorization) in [("/admin", nil), ("/admin", "Bearer " + Self.token.dropLast()),
+                                      ("/admin", "Bearer \(Self.token)2"), ("/admin?token=\(Self.token)", nil)] as [(String, String?)] {
+            var headers = Self.upgradeHeaders
+            headers["Authorization"] = authorization
+            let response = try await RawHTTPClient.get(port: port, path, headers: headers)
+            #expect(response.status == 401, "\(path) \(authorization ?? ""): \(response)")
         }
 
         // And with it the socket opens (the Room authorizer is not asked), subscribeRooms answers, and a join is sent
-        let admin = try await RoomPeer.dialing(Self.base(server) + "/admin?token=s3cret")
+        var configuration = WebSocketClientConfiguration()
+        configuration.headers = [("Authorization", "Bearer " + Self.token)]
+        let admin = try await RoomPeer.dialing(Self.base(server) + "/admin", configuration: configuration)
         let first = try await admin.result("subscribeRooms")
         #expect(first["rooms"] == [])
         #expect(first["sessionId"] == nil)
@@ -45,6 +53,8 @@ import WebSocketTransport
         await server.shutdown()
         #expect(try await admin.end().code == 1001)
     }
+
+    static let token = "s3cret-0123456789abcdef"
 
     static let upgradeHeaders = [
         "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// docs/operations.md#dashboard in a real browser: headless Chromium, driven through the DevTools protocol by
-/// `Witness/dashboard_cdp.py`, loads `/dashboard?token=…` from an in-process server and follows its rooms live
+/// `Witness/dashboard_cdp.py`, logs in at `/dashboard` on an in-process server and follows its rooms live
 /// (with Kurento Media Server: `DashboardBrowserTests+Kurento.swift`).
 /// Skips with a message when chromium or python3's `websockets` is missing (`make deps` installs both); fails then
 /// under `CI=true` (docs/testing.md#witnesses).
@@ -37,7 +37,7 @@ import TestSupport
         _ = try await alice.join()
         _ = try await alice.publishVideo(sdpOffer: offer)
 
-        // When Chromium opens the dashboard with the token in its URL
+        // When Chromium opens the dashboard and logs in with the token
         let browser = try await Self.openDashboard(server, token: token)
         defer { browser.terminate() }
 
@@ -77,13 +77,14 @@ import TestSupport
                                 snapshotRefresh: .milliseconds(200), rttProbeInterval: .milliseconds(100))
     }
 
-    /// Starts the witness on `server`'s `/dashboard?token=…` and waits until the page has loaded.
+    /// Starts the witness on `server`'s `/dashboard`, which logs in with `token` through the page's form, and waits
+    /// until the dashboard has loaded.
     static func openDashboard(_ server: RoomServer, token: String) async throws -> PythonSession {
         let page = String(server.url.dropLast("/room".count)).replacingOccurrences(of: "ws://", with: "http://")
-            + "/dashboard?token=" + token
+            + "/dashboard"
         let profile = FileManager.default.temporaryDirectory
             .appendingPathComponent("dashboard-chromium-\(UUID().uuidString)").path
-        let browser = try PythonSession(script: witness, arguments: [Chromium.executable!, page, profile])
+        let browser = try PythonSession(script: witness, arguments: [Chromium.executable!, page, profile, token])
         do {
             try await expectLine(browser, "ready", "the page to load")
         } catch {

@@ -41,23 +41,24 @@ import WebSocketTransport
     }
 
     @Test func roomsAndTheDashboardNeedTheAdminToken() async throws {
-        let server = try await RoomServer.start(.init(operations: .init(adminToken: "tok-123")))
+        let token = "tok-123-abcdefghij"
+        let server = try await RoomServer.start(.init(operations: .init(adminToken: token)))
         let port = try Self.port(server)
 
-        // Without it, or with another, /rooms is 401 with a Bearer challenge
-        for (path, headers) in [("/rooms", [:]), ("/rooms?token=tok-12", [:]), ("/rooms?token=", [:]),
-                                ("/rooms", ["Authorization": "Bearer tok-1234"]), ("/rooms", ["Authorization": "tok-123"]),
+        // Without it, with another, or in the query (never taken from a URL), /rooms is 401 with a Bearer challenge
+        for (path, headers) in [("/rooms", [:]), ("/rooms?token=tok-123-abcdefghi", [:]), ("/rooms?token=", [:]),
+                                ("/rooms?token=\(token)", [:]),
+                                ("/rooms", ["Authorization": "Bearer \(token)4"]), ("/rooms", ["Authorization": token]),
                                 ("/rooms", ["Authorization": "Basic dG9rLTEyMw=="])] as [(String, [String: String])] {
             let refused = try await RawHTTPClient.get(port: port, path, headers: headers)
             #expect(refused.status == 401, "\(path) \(headers): \(refused.status)")
             #expect(refused.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
             #expect(!refused.text.contains("rooms\""))
         }
-        // With it, as a header or in the query, the snapshot as JSON
-        for (path, headers) in [("/rooms", ["Authorization": "Bearer tok-123"]), ("/rooms?token=tok-123", [:]),
-                                ("/rooms", ["Authorization": "bearer tok-123"])] as [(String, [String: String])] {
-            let rooms = try await RawHTTPClient.get(port: port, path, headers: headers)
-            #expect(rooms.status == 200, "\(path) \(headers)")
+        // With it as a header, the snapshot as JSON
+        for headers in [["Authorization": "Bearer \(token)"], ["Authorization": "bearer \(token)"]] {
+            let rooms = try await RawHTTPClient.get(port: port, "/rooms", headers: headers)
+            #expect(rooms.status == 200, "\(headers)")
             #expect(rooms.headers["content-type"] == "application/json")
             #expect(rooms.headers["cache-control"] == "no-store")
             let json = try JSONValue(parsing: rooms.text)
@@ -65,28 +66,32 @@ import WebSocketTransport
             #expect(json["totals"] == ["rooms": 0, "participants": 0, "streams": 0, "subscriptions": 0])
         }
 
-        // / redirects to the dashboard, keeping the query; the page is served (it shows nothing without the token)
-        let root = try await RawHTTPClient.get(port: port, "/?token=tok-123")
+        // / redirects to the dashboard, which is a login form until the token is posted (AdminLoginTests), then the
+        // page, which never holds the token
+        let root = try await RawHTTPClient.get(port: port, "/?token=\(token)")
         #expect(root.status == 302)
-        #expect(root.headers["location"] == "/dashboard?token=tok-123")
-        #expect(try await RawHTTPClient.get(port: port, "/").headers["location"] == "/dashboard")
-        for path in ["/dashboard", "/dashboard?token=tok-123"] {
-            let page = try await RawHTTPClient.get(port: port, path)
-            #expect(page.status == 200)
-            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
-            #expect(page.headers["content-security-policy"]?.contains("connect-src 'self'") == true)
-            #expect(page.headers["referrer-policy"] == "no-referrer")
-            #expect(page.text.hasPrefix("<!doctype html>"))
-            #expect(page.text.contains("subscribeRooms"))
-            #expect(!page.text.contains("tok-123"))
-        }
+        #expect(root.headers["location"] == "/dashboard")
+        let form = try await RawHTTPClient.get(port: port, "/dashboard")
+        #expect(form.status == 200)
+        #expect(form.headers["content-security-policy"]?.contains("form-action 'self'") == true)
+        #expect(form.text.contains(#"<form method="post" action="/dashboard/login">"#))
+        let login = try await RawHTTPClient.exchange(port: port, "POST", "/dashboard/login", body: "token=\(token)")
+        let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let page = try await RawHTTPClient.get(port: port, "/dashboard", headers: ["Cookie": cookie])
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"]?.contains("connect-src 'self'") == true)
+        #expect(page.headers["referrer-policy"] == "no-referrer")
+        #expect(page.text.hasPrefix("<!doctype html>"))
+        #expect(page.text.contains("subscribeRooms"))
+        #expect(!page.text.contains(token))
         await server.shutdown()
     }
 
     @Test func roomsJSONShowsAScriptedRoomExactly() async throws {
         // Given alice publishing in "demo" and bob receiving her, over real sockets probed for their RTT every 50 ms
         let server = try await RoomServer.start(.init(media: TestMediaBackend(), operations: .init(
-            adminToken: "t", rttProbeInterval: .milliseconds(50))))
+            adminToken: "t-0123456789abcdef", rttProbeInterval: .milliseconds(50))))
         let alice = try await RoomPeer.dialing(server.url), bob = try await RoomPeer.dialing(server.url)
         let aliceSession = try #require(
             try await alice.result("joinRoom", ["user": "alice", "room": "demo"])["sessionId"]?.stringValue)
@@ -98,7 +103,8 @@ import WebSocketTransport
         }
 
         // When /rooms is read
-        let response = try await RawHTTPClient.get(port: try Self.port(server), "/rooms?token=t")
+        let response = try await RawHTTPClient.get(port: try Self.port(server), "/rooms",
+                                                   headers: ["Authorization": "Bearer t-0123456789abcdef"])
         #expect(response.status == 200)
         let json = try JSONValue(parsing: response.text)
 
@@ -167,7 +173,7 @@ import WebSocketTransport
     @Test func theSecondListenerServesProbesAndMetricsOnly() async throws {
         // Given a server with an admin token, metrics and a second listener on a free port
         let server = try await RoomServer.start(.init(operations: .init(
-            adminToken: "tok", metricsExposition: { "m 2\n" }, listener: (host: "127.0.0.1", port: 0))))
+            adminToken: "tok-0123456789abcdef", metricsExposition: { "m 2\n" }, listener: (host: "127.0.0.1", port: 0))))
         #expect(server.operationsURL.hasPrefix("http://127.0.0.1:"))
         let port = try #require(RawHTTPClient.port(of: server.operationsURL))
         #expect(port != (try Self.port(server)))
@@ -177,13 +183,16 @@ import WebSocketTransport
         #expect(try await RawHTTPClient.get(port: port, "/readyz").text == "ready\n")
         #expect(try await RawHTTPClient.get(port: port, "/metrics").text == "m 2\n")
         // ... and nothing of the admin side, token or not, nor any WebSocket
-        for path in ["/rooms?token=tok", "/dashboard?token=tok", "/", "/room", "/admin?token=tok"] {
+        for path in ["/rooms", "/dashboard", "/", "/room", "/admin"] {
             #expect(try await RawHTTPClient.get(port: port, path).status == 404, "\(path)")
         }
         let upgrade = try await RawHTTPClient.get(port: port, "/room", headers: AdminWebSocketTests.upgradeHeaders)
         #expect(upgrade.status == 404)
-        let rooms = try await RawHTTPClient.get(port: port, "/rooms", headers: ["Authorization": "Bearer tok"])
+        let rooms = try await RawHTTPClient.get(port: port, "/rooms", headers: ["Authorization": "Bearer tok-0123456789abcdef"])
         #expect(rooms.status == 404)
+        let login = try await RawHTTPClient.exchange(port: port, "POST", "/dashboard/login",
+                                                     body: "token=tok-0123456789abcdef")
+        #expect(login.status == 405)
 
         // When the server shuts down, so does the second listener
         await server.shutdown()

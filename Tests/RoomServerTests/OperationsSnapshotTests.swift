@@ -155,7 +155,7 @@ import TestSupport
 @Suite struct AdminSubscriptionTests {
     static func server(clock: ManualClock) -> RoomServer {
         RoomServer(configuration: .init(media: TestMediaBackend(), operations: .init(
-            adminToken: "secret", snapshotInterval: .milliseconds(100)), clock: clock))
+            adminToken: "secret-0123456789abcdef", snapshotInterval: .milliseconds(100)), clock: clock))
     }
 
     static func admin(of server: RoomServer) -> RoomPeer {
@@ -201,7 +201,7 @@ import TestSupport
         // Given a subscribed admin, and a server whose rooms do not change
         let clock = ManualClock()
         let server = RoomServer(configuration: .init(media: TestMediaBackend(), operations: .init(
-            adminToken: "secret", snapshotInterval: .milliseconds(100), snapshotRefresh: .seconds(5)), clock: clock))
+            adminToken: "secret-0123456789abcdef", snapshotInterval: .milliseconds(100), snapshotRefresh: .seconds(5)), clock: clock))
         let admin = Self.admin(of: server)
         let first = try await admin.result("subscribeRooms")
 

@@ -8,12 +8,15 @@ import Testing
     /// A server on `loop` whose handler is `handler`.
     static func server(
         loop: WebSocketEventLoop = .shared, timeout: Duration = .seconds(10), extraHeaders: [String] = [],
+        maxBody: Int = 0, handshakeTimeout: Duration = .seconds(5),
         _ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
     ) async throws -> WebSocketServer {
         var configuration = WebSocketServerConfiguration()
         configuration.httpHandler = handler
         configuration.httpHandlerTimeout = timeout
         configuration.extraHeaderNames = extraHeaders
+        configuration.maxHTTPBodySize = maxBody
+        configuration.handshakeTimeout = handshakeTimeout
         return try await WebSocketServer.start(configuration, loop: loop)
     }
 

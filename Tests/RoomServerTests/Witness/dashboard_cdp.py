@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Headless Chromium as an independent witness of the dashboard (docs/operations.md#dashboard, docs/testing.md#witnesses).
 
-Usage: dashboard_cdp.py CHROMIUM URL PROFILE_DIR
+Usage: dashboard_cdp.py CHROMIUM URL PROFILE_DIR TOKEN
 
-Starts CHROMIUM headless with its DevTools endpoint on a free port, opens URL in a new page and drives it through
-the Chrome DevTools Protocol (Python `websockets`). The Swift test speaks to it line by line over stdio:
+Starts CHROMIUM headless with its DevTools endpoint on a free port, opens URL (/dashboard) in a new page, logs in
+with TOKEN through the page's login form (as a person would: the token in the form's field, then submit), and drives
+the dashboard through the Chrome DevTools Protocol (Python `websockets`). The Swift test speaks to it line by line
+over stdio:
 
-  (start)                  -> "ready" once the page has loaded, or "fail <why>"
+  (start)                  -> "ready" once the dashboard has loaded after the login, or "fail <why>"
   expect <json>            -> polls the DOM (Runtime.evaluate) until it matches, then "ok <dom json>"; after the
                               deadline "fail <why> <dom json>". <json>: {"state": "live", "rooms": {"demo":
                               {"participants": ["alice", "bob"], "cells": {"bob": ["alice"]}}}}: the connection
@@ -123,9 +125,11 @@ async def expect(tools, expectation):
     return f"fail after {DEADLINE:.0f} s: {why}; DOM: {json.dumps(last)}"
 
 
-async def session(tools, url):
+async def session(tools, url, token):
     await tools.call("Page.navigate", {"url": url})
-    loaded = await expect_ready(tools)
+    loaded = await log_in(tools, token)
+    if loaded.startswith("ready"):
+        loaded = await expect_ready(tools)
     say(loaded)
     if not loaded.startswith("ready"):
         return 1
@@ -144,21 +148,45 @@ async def session(tools, url):
     return 0
 
 
-async def expect_ready(tools):
+LOG_IN = """
+(function () {
+  const form = document.querySelector('form[action="/dashboard/login"]');
+  if (document.readyState !== "complete" || !form) return "waiting " + document.readyState;
+  form.elements.token.value = %s;
+  form.submit();
+  return "submitted";
+})()
+"""
+
+
+async def log_in(tools, token):
+    """Waits for the login form, fills in the token and submits it: "ready", or "fail <why>"."""
     start, state = time.monotonic(), None
     while time.monotonic() - start < DEADLINE:
-        result = await tools.call("Runtime.evaluate", {"expression": "document.readyState + ' ' + location.pathname",
+        result = await tools.call("Runtime.evaluate", {"expression": LOG_IN % json.dumps(token),
                                                        "returnByValue": True})
         state = result.get("result", {}).get("value", "")
-        if state.startswith("complete /dashboard"):
+        if state == "submitted":
+            return "ready"
+        await asyncio.sleep(POLL)
+    return f"fail no login form within {DEADLINE:.0f} s (last: {state!r})"
+
+
+async def expect_ready(tools):
+    start, state = time.monotonic(), None
+    ready = "document.readyState + ' ' + location.pathname + ' ' + !!document.getElementById('rooms')"
+    while time.monotonic() - start < DEADLINE:
+        result = await tools.call("Runtime.evaluate", {"expression": ready, "returnByValue": True})
+        state = result.get("result", {}).get("value", "")
+        if state == "complete /dashboard true":
             return "ready"
         await asyncio.sleep(POLL)
     return f"fail the page did not load within {DEADLINE:.0f} s (last: {state!r})"
 
 
 def main():
-    chromium, url, profile = sys.argv[1:4]
-    return run(chromium, profile, lambda tools: session(tools, url), height=360)
+    chromium, url, profile, token = sys.argv[1:5]
+    return run(chromium, profile, lambda tools: session(tools, url, token), height=360)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,43 @@
+/// How a plain HTTP request's body is framed, decided from its head before a byte after it is read
+/// (docs/libwebsockets.md#plain-http, "Framing"). Anything a proxy in front could read differently from lws is
+/// refused, so that the bytes after the head are never taken for a second request (request smuggling).
+enum HTTPFraming: Equatable {
+    /// No body follows the head.
+    case none
+    /// A body of exactly this many bytes (1 or more) follows the head.
+    case body(Int)
+    /// Answer with this status and close the socket without reading further.
+    case refuse(status: Int, reason: String)
+
+    /// What the head says, from what lws parsed of it.
+    /// - Parameters:
+    ///   - method: the request method.
+    ///   - contentLengths: the value of each `Content-Length` header, in order.
+    ///   - transferEncoding: whether a `Transfer-Encoding` header is present, whatever its value.
+    ///   - obfuscated: whether a framing header was spelled with whitespace before its colon (RFC 9112 §5.1: a
+    ///     server must answer 400), which lws does not recognise but a lenient proxy might.
+    ///   - maxBody: the largest body accepted on a `POST` (``WebSocketServerConfiguration/maxHTTPBodySize``).
+    static func decide(method: String, contentLengths: [String], transferEncoding: Bool, obfuscated: Bool,
+                       maxBody: Int) -> HTTPFraming {
+        if obfuscated { return .refuse(status: 400, reason: "whitespace before the colon of a framing header") }
+        // We serve no chunked bodies, and a length beside a Transfer-Encoding is the classic smuggling pair.
+        if transferEncoding { return .refuse(status: 400, reason: "Transfer-Encoding is not accepted") }
+        guard contentLengths.count <= 1 else { return .refuse(status: 400, reason: "more than one Content-Length") }
+        guard let text = contentLengths.first else { return .none }
+        guard let length = decimal(text) else { return .refuse(status: 400, reason: "Content-Length is not a number") }
+        guard length > 0 else { return .none }
+        guard method == "POST" else { return .refuse(status: 400, reason: "a \(method) request has no body") }
+        guard length <= maxBody else {
+            return .refuse(status: 413, reason: "the body is larger than \(maxBody) bytes")
+        }
+        return .body(length)
+    }
+
+    /// `text` without optional whitespace as a decimal number of at most 18 digits (no sign, no list); nil
+    /// otherwise.
+    private static func decimal(_ text: String) -> Int? {
+        let digits = text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return digits.reversed().reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+}
