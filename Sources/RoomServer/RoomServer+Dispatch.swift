@@ -48,7 +48,7 @@ extension RoomServer {
             throw Self.rateLimited
         }
         do {
-            return try RoomRequest(method: method, params: params)
+            return try RoomRequest(method: method, params: params).withNormalizedNames
         } catch {
             throw error.invalidParams
         }
@@ -111,41 +111,36 @@ extension RoomServer {
         return RoomResult.empty.json
     }
 
-    /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
+    /// `joinRoom`: validate and normalize the names (docs/wire-protocol.md#room-naming), reserve the name before any
+    /// `await`, ask the authorizer, then make it visible.
     private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
-        for (what, name) in [("user", params.user), ("room", params.room)] where name.utf8.count > Self.maxNameLength {
-            throw RoomError(.generic, message: "\(what) name of \(name.utf8.count) bytes exceeds \(Self.maxNameLength)")
-        }
-        try RoomNaming.validateUserName(params.user)
+        let user = try RoomNaming.normalizedUserName(params.user)
         guard !params.room.isEmpty else {
             throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
         }
-        try registry.reserve(user: params.user, room: params.room, session: session)
+        let room = try RoomNaming.normalizedRoomName(params.room)
+        try registry.reserve(user: user, skeleton: RoomNaming.skeleton(user), room: room, session: session)
         let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
-        let attempt = RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)
+        let attempt = RoomJoinAttempt(user: user, room: room, upgrade: upgrade)
         guard await offLoop({ await configuration.authorizeJoin(attempt) }) else {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }
-        try await claimInCluster(user: params.user, room: params.room, session: session)
+        try await claimInCluster(user: user, room: room, session: session)
         let peers: [RoomParticipant], outboxes: [SessionOutbox]
         do {
             (peers, outboxes) = try registry.commitJoin(session: session)
         } catch {
             // The room closed while joining: the name claimed in the cluster is given up again.
-            await releaseName(.init(room: params.room, user: params.user))
+            await releaseName(.init(room: room, user: user))
             throw error
         }
         logger.info("participant joined", metadata: [
-            "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",
+            "room": "\(room)", "user": "\(user)", "session": "\(session)",
         ])
         flush(outboxes)
         return RoomResult.joined(peers).json
     }
-
-    /// The longest user or room name a join accepts, in UTF-8 bytes; a longer one gets 999 without being echoed
-    /// (huge strings, docs/wire-protocol.md#limits).
-    static let maxNameLength = 256
 
     /// docs/wire-protocol.md#limits: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")
