@@ -157,9 +157,10 @@ struct RoomServerCommand: AsyncParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         // Before the server exists, so that every instrument it makes lands in the exporter's registry.
         PrometheusExporter.shared.bootstrap()
-        // Every line logged while a connection or a request is served carries its trace_id and span_id.
+        // Every line logged while a connection or a request is served carries its trace_id and span_id; whatever a
+        // client sent reaches a line escaped, so it can never start a line of its own (docs/operations.md#tracing).
         var logger = Logger(label: "room-server", factory: {
-            StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent)
+            EscapingLogHandler(wrapping: StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent))
         })
         logger.logLevel = logLevel
         var store: (any SharedObjectStore)?
