@@ -92,10 +92,16 @@ extension SharedObjectService {
         return ["version": .int(version)]
     }
 
-    /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included.
+    /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included; one over
+    /// ``SharedObjectLimits/maxMessageBytes`` gets 1104 and goes nowhere.
     func send(_ params: SharedObjectSendParams, session: ServerSession) async throws -> JSONValue? {
         try admit(session)
         let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params).json
+        let bytes = message.jsonText.utf8.count
+        if bytes > limits.maxMessageBytes {
+            throw RPCErrorObject.sharedObject(.objectTooLarge,
+                "message to shared object '\(params.name)' of \(bytes) bytes (limit \(limits.maxMessageBytes)); it was not sent")
+        }
         let outboxes = try state.withLock { s -> [SessionOutbox] in
             guard let object = s.objects[params.name], object.members[session.id] != nil else {
                 throw Self.notConnected(params.name)

@@ -74,6 +74,31 @@ import TestSupport
         await server.shutdown()
     }
 
+    /// Issue 30 item 4: a `send` goes to every client of the object, so its size is capped well below the 1 MiB
+    /// frame (8 KiB by default); a bigger one is refused with 1104 and reaches no one.
+    @Test func anOversizeSendIsRefusedWith1104AndReachesNoOne() async throws {
+        let server = try await SharedObjectServerFixture.start()
+        let sender = SharedObjectPeer(url: server.url), listener = SharedObjectPeer(url: server.url)
+        let object = try await sender.shared.connect("board")
+        let heard = try await listener.shared.connect("board")
+        let events = heard.events
+
+        // When the sender sends 900 KB, then a small marker
+        let refusal = await remoteError {
+            try await object.send("paint", params: .string(String(repeating: "x", count: 900_000)))
+        }
+        try await object.send("marker")
+
+        // Then the big one is refused naming its size and the limit, and the listener hears only the marker
+        #expect(refusal?.code == SharedObjectErrorCode.objectTooLarge.rawValue)
+        #expect(refusal?.message.contains("limit 8192") == true, "\(String(describing: refusal))")
+        let seen = try await collect(events, "the marker") { if case .message = $0 { true } else { false } }
+        #expect(seen.last == .message(method: "marker", params: nil))
+        await sender.close()
+        await listener.close()
+        await server.shutdown()
+    }
+
     @Test func setAndSendWithoutConnectAreRefusedWith1101() async throws {
         let server = try await SharedObjectServerFixture.start()
         let peer = SharedObjectPeer(url: server.url)
