@@ -2,6 +2,7 @@ import CoreMetrics
 import JSONRPC
 import Logging
 import RoomProtocol
+import SignalingSupport
 import WebSocketTransport
 
 extension RoomServer {
@@ -19,21 +20,44 @@ extension RoomServer {
 
     /// Runs one of the Room requests that only touch memory (``RoomMethod/isInline``: chat), inline in the
     /// receive loop (``/JSONRPC/JSONRPCServer/registerInline(_:_:)``).
+    /// A message over ``RoomServerLimits/maxChatMessageBytes`` gets 999, and one past the session's
+    /// ``RoomServerLimits/maxBroadcastBytesPerSecond`` -32000: both reach no one (docs/wire-protocol.md#limits).
     func dispatchInline(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) throws -> JSONValue? {
         let request = try admit(method, params: params, context: context)
+        let session = context.session
+        let budget = { [broadcastBudget] (cost: Int) in broadcastBudget.spend(session.id, cost) }
+        let delivered: [SessionOutbox]?
         do {
             switch request {
             case .sendMessage(let params):
-                flush(try registry.broadcast(params, session: context.session))
+                try checkChatSize(params.message)
+                delivered = try registry.broadcast(params, session: session, within: budget)
             case .sendPrivateMessage(let params):
-                flush([try registry.sendPrivate(params, session: context.session)])
+                try checkChatSize(params.message)
+                delivered = try registry.sendPrivate(params, session: session, within: budget)
             default:
                 preconditionFailure("\(method.rawValue) is not an inline method")
             }
-            return RoomResult.empty.json
         } catch {
             throw refused(error, method: method, context: context)
         }
+        guard let delivered else { throw broadcastLimited }
+        flush(delivered)
+        return RoomResult.empty.json
+    }
+
+    private func checkChatSize(_ message: String) throws(RoomError) {
+        let bytes = message.utf8.count, limit = configuration.limits.maxChatMessageBytes
+        if bytes > limit {
+            throw RoomError(.generic, message: "message of \(bytes) bytes exceeds the limit of \(limit) bytes")
+        }
+    }
+
+    /// docs/wire-protocol.md#limits: -32000 "rate limited", saying which budget.
+    private var broadcastLimited: RPCErrorObject {
+        let limit = configuration.limits.maxBroadcastBytesPerSecond ?? 0
+        return RPCErrorObject(code: -32000, message: "rate limited", data: .string(
+            "chat fan-out over \(limit) bytes per second (message bytes × recipients): send again in a second"))
     }
 
     /// The rate limit, then the params: the request to run, or the error to answer with.

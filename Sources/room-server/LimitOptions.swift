@@ -36,16 +36,28 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "The largest inbound message, in bytes; bigger ones close the socket with 1009.")
     var maxMessageSize = RoomServer.Configuration().maxMessageSize
 
+    @Option(help: ArgumentHelp(
+        "The largest chat message (sendMessage, sendPrivateMessage) and shared-object message (sharedObject.send), "
+            + "in bytes; bigger ones get 999 (chat) or 1104 (shared objects) and reach no one."))
+    var maxChatMessageBytes = RoomServerLimits().maxChatMessageBytes
+
+    @Option(help: ArgumentHelp(
+        "Chat fan-out one session may cause per second, in bytes (a message's bytes times its recipients); past it "
+            + "its chat gets -32000 until the second ends, and nobody else is touched; 0: no limit."))
+    var maxBroadcastBytesPerSecond = RoomServerLimits().maxBroadcastBytesPerSecond ?? 0
+
     func validate() throws {
         for (name, value) in [("--max-rooms", maxRooms), ("--max-participants-per-room", maxParticipantsPerRoom),
                               ("--max-queued-candidates", maxQueuedCandidates),
                               ("--max-queued-notifications", maxQueuedNotifications),
                               ("--max-inflight", maxInFlight),
                               ("--max-connections-per-ip", maxConnectionsPerIP),
-                              ("--max-message-size", maxMessageSize)] {
+                              ("--max-message-size", maxMessageSize),
+                              ("--max-chat-message-bytes", maxChatMessageBytes)] {
             if let value, value < 1 { throw ValidationError("\(name) must be 1 or more") }
         }
         if maxRequestsPerSecond < 0 { throw ValidationError("--max-requests-per-second must be 0 or more") }
+        if maxBroadcastBytesPerSecond < 0 { throw ValidationError("--max-broadcast-bytes-per-second must be 0 or more") }
         if !(handlerTimeout >= 0) { throw ValidationError("--handler-timeout must be 0 or more") }
     }
 
@@ -54,6 +66,8 @@ struct LimitOptions: ParsableArguments {
                          maxQueuedCandidates: maxQueuedCandidates, maxQueuedNotifications: maxQueuedNotifications,
                          maxRequestsPerSecond: maxRequestsPerSecond == 0 ? nil : maxRequestsPerSecond,
                          maxConnectionsPerIP: maxConnectionsPerIP, maxInFlightPerConnection: maxInFlight,
-                         handlerTimeout: handlerTimeout == 0 ? nil : .milliseconds(Int((handlerTimeout * 1000).rounded())))
+                         handlerTimeout: handlerTimeout == 0 ? nil : .milliseconds(Int((handlerTimeout * 1000).rounded())),
+                         maxChatMessageBytes: maxChatMessageBytes,
+                         maxBroadcastBytesPerSecond: maxBroadcastBytesPerSecond == 0 ? nil : maxBroadcastBytesPerSecond)
     }
 }

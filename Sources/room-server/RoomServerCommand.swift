@@ -202,7 +202,8 @@ struct RoomServerCommand: AsyncParsableCommand {
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
             sharedObjects: SharedObjectService.Configuration(
-                store: sharedObjectStore ?? InMemorySharedObjectStore(), logger: logger),
+                store: sharedObjectStore ?? InMemorySharedObjectStore(),
+                limits: SharedObjectLimits(maxMessageBytes: limits.maxChatMessageBytes), logger: logger),
             cluster: clusterConfiguration,
             operations: operationsConfiguration,
             logger: logger,
