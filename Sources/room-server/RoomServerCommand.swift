@@ -64,6 +64,11 @@ struct RoomServerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     var limits: LimitOptions
 
+    @Flag(help: ArgumentHelp("Let clients name their trees (createTree with a treeId, as stock KurentoTree.js and "
+                             + "tree-join --tree do), first come, first served. Without it such a createTree gets Tree "
+                             + "error 2, and every tree has an id the server chose."))
+    var allowClientTreeIds = false
+
     @Option(help: ArgumentHelp("Seconds a participant whose socket dropped keeps its place, waiting to reconnect.",
                                valueName: "seconds"))
     var reconnectionWindow: Double = 10
@@ -201,6 +206,7 @@ struct RoomServerCommand: AsyncParsableCommand {
             limits: limits.roomServerLimits,
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
+            authorizeTreeId: allowClientTreeIds ? { @Sendable _ in true } : nil,
             sharedObjects: SharedObjectService.Configuration(
                 store: sharedObjectStore ?? InMemorySharedObjectStore(),
                 limits: SharedObjectLimits(maxMessageBytes: limits.maxChatMessageBytes), logger: logger),
