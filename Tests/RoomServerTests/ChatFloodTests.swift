@@ -120,4 +120,24 @@ import TestSupport
         try await Self.expectMarker("again", from: "alice", room: "r", at: bob, "bob")
         await server.shutdown()
     }
+
+    @Test("a private message over the size cap gets 999 naming the limit and never reaches its target")
+    func oversizePrivateMessageIsRefused() async throws {
+        let limits = RoomServerLimits(maxChatMessageBytes: 1000)
+        let server = try await RoomServer.start(.init(limits: limits))
+        let alice = try await RoomPeer.dialing(server.url), bob = try await RoomPeer.dialing(server.url)
+        try await alice.join("alice", "r")
+        try await bob.join("bob", "r")
+        _ = try await alice.notification("participantJoined")
+        let refusal = try await alice.error("sendPrivateMessage", ["to": "bob", "message": .string(
+            String(repeating: "z", count: 1001))])
+        #expect(refusal["code"] == 999, "\(refusal.jsonText.prefix(200))")
+        #expect(refusal["message"]?.stringValue?.contains("1001 bytes exceeds the limit of 1000") == true,
+                "\(refusal.jsonText.prefix(200))")
+        // One at the limit goes; bob hears it first, never the big one
+        try await alice.result("sendPrivateMessage", ["to": "bob", "message": .string(String(repeating: "z", count: 1000))])
+        let heard = try await bob.notification("privateMessage")
+        #expect(heard["message"]?.stringValue?.utf8.count == 1000, "\(heard.jsonText.prefix(200))")
+        await server.shutdown()
+    }
 }
