@@ -75,6 +75,8 @@ extension SharedObjectService {
                 throw RPCErrorObject.sharedObject(.objectTooLarge,
                     "shared object '\(name)' would be \(bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
             }
+            let update = SharedObjectUpdate(name: name, version: object.version + 1, changed: changed).json
+            try spendFanOut(update, to: object, session: session)
             object.version += 1
             object.data = data
             var write: StoredSharedObject?
@@ -83,8 +85,7 @@ extension SharedObjectService {
                 write = StoredSharedObject(name: name, version: object.version, data: data)
             }
             s.objects[name] = object
-            let outboxes = enqueue(.update, SharedObjectUpdate(name: name, version: object.version, changed: changed).json,
-                                   to: object, in: s)
+            let outboxes = enqueue(.update, update, to: object, in: s)
             return (object.version, outboxes, write)
         }
         for outbox in outboxes { outbox.flush() }
@@ -106,6 +107,7 @@ extension SharedObjectService {
             guard let object = s.objects[params.name], object.members[session.id] != nil else {
                 throw Self.notConnected(params.name)
             }
+            try spendFanOut(message, to: object, session: session, bytes: bytes)
             let outboxes = enqueue(.message, message, to: object, in: s)
             // Under the lock, so that the other servers get messages and changes in this server's order.
             configuration.cluster?.post(SharedObjectMessage(name: params.name, method: params.method, params: params.params))
@@ -135,6 +137,18 @@ extension SharedObjectService {
         guard rateLimiter.count(session.id) <= rateLimiter.limit ?? .max else {
             throw .sharedObject(.rateLimited,
                                 "rate limited: more than \(rateLimiter.limit ?? 0) shared-object updates per second")
+        }
+    }
+
+    /// Charges `notification`'s bytes times `object`'s clients to the session's
+    /// ``SharedObjectLimits/maxBroadcastBytesPerSecond``, or refuses with -32000 once the window holds the budget.
+    private func spendFanOut(_ notification: JSONValue, to object: LiveObject, session: ServerSession,
+                             bytes: Int? = nil) throws(RPCErrorObject) {
+        guard let budget = broadcastBudget.limit else { return }
+        let cost = (bytes ?? notification.jsonText.utf8.count) * object.members.count
+        guard broadcastBudget.spend(session.id, cost) else {
+            throw .sharedObject(.rateLimited, "rate limited: shared-object fan-out over \(budget) bytes per second "
+                                + "(notification bytes × clients): send again in a second")
         }
     }
 

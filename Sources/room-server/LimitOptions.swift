@@ -48,8 +48,9 @@ struct LimitOptions: ParsableArguments {
     var maxChatMessageBytes = RoomServerLimits().maxChatMessageBytes
 
     @Option(help: ArgumentHelp(
-        "Chat fan-out one session may cause per second, in bytes (a message's bytes times its recipients); past it "
-            + "its chat gets -32000 until the second ends, and nobody else is touched; 0: no limit."))
+        "Chat and shared-object fan-out one session may cause per second, in bytes (a message's or update's bytes "
+            + "times its recipients), each counted apart; past it its chat (or its shared-object sets and sends) gets "
+            + "-32000 until the second ends, and nobody else is touched; 0: no limit."))
     var maxBroadcastBytesPerSecond = RoomServerLimits().maxBroadcastBytesPerSecond ?? 0
 
     func validate() throws {

@@ -209,7 +209,9 @@ struct RoomServerCommand: AsyncParsableCommand {
             authorizeTreeId: allowClientTreeIds ? { @Sendable _ in true } : nil,
             sharedObjects: SharedObjectService.Configuration(
                 store: sharedObjectStore ?? InMemorySharedObjectStore(),
-                limits: SharedObjectLimits(maxMessageBytes: limits.maxChatMessageBytes), logger: logger),
+                limits: SharedObjectLimits(maxMessageBytes: limits.maxChatMessageBytes,
+                                           maxBroadcastBytesPerSecond: limits.roomServerLimits.maxBroadcastBytesPerSecond),
+                logger: logger),
             cluster: clusterConfiguration,
             operations: operationsConfiguration,
             logger: logger,
