@@ -2,8 +2,9 @@
 /// NBMRoom counterpart (docs/wire-protocol.md#counterparts), without its peer set: the participants live in
 /// ``RoomClient/peers``.
 public struct Room: Sendable, Hashable {
-    /// The local user's name. A server refuses names that are empty or contain `_` or control characters
-    /// (``/RoomProtocol/RoomNaming/validateUserName(_:)``).
+    /// The local user's name. A server refuses names that are empty, contain `_` or control, format or bidi
+    /// characters (``/RoomProtocol/RoomNaming/validateUserName(_:)``), or look like a member's (104), and uses the
+    /// NFKC form of the name (docs/wire-protocol.md#room-naming).
     public var username: String
     /// The room's name; the server creates the room on first join.
     public var name: String

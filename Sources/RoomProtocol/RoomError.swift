@@ -42,6 +42,12 @@ extension RoomError {
         RoomError(.existingUserInRoom, message: "User '\(user)' already exists in room '\(room)'")
     }
 
+    /// 104 for a name that looks like a member's (the same confusable skeleton, ``RoomNaming/skeleton(_:)``;
+    /// docs/wire-protocol.md#room-naming).
+    public static func lookAlike(_ user: String, of member: String, room: String) -> RoomError {
+        RoomError(.existingUserInRoom, message: "User '\(user)' looks like '\(member)', who is already in room '\(room)'")
+    }
+
     /// 101 for a second `joinRoom` on one session (docs/wire-protocol.md#room-errors).
     public static func alreadyInRoom(_ room: String) -> RoomError {
         RoomError(.userGeneric, message: "already in room \(room)")

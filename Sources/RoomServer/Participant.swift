@@ -28,6 +28,8 @@ struct Participant: Sendable {
     }
 
     let name: String
+    /// The confusable skeleton of ``name`` (``RoomNaming/skeleton(_:)``): a room holds each at most once.
+    let skeleton: String
     let session: ServerSession
     let outbox: SessionOutbox
     var phase = Phase.joining
@@ -37,8 +39,9 @@ struct Participant: Sendable {
     /// (``MediaEvent/flow(_:_:)``); reset when an endpoint is reserved again.
     var flows: [RoomEndpoint: [MediaFlow.Direction: [String: Bool]]] = [:]
 
-    init(name: String, session: ServerSession, outbox: SessionOutbox) {
+    init(name: String, skeleton: String, session: ServerSession, outbox: SessionOutbox) {
         self.name = name
+        self.skeleton = skeleton
         self.session = session
         self.outbox = outbox
     }

@@ -4,6 +4,14 @@ import RoomProtocol
 struct RemoteMember: Sendable, Hashable {
     var node: String
     var publishing: Bool
+    /// The confusable skeleton of its name (``RoomNaming/skeleton(_:)``).
+    var skeleton: String
+
+    init(_ user: String, node: String, publishing: Bool) {
+        self.node = node
+        self.publishing = publishing
+        skeleton = RoomNaming.skeleton(user)
+    }
 }
 
 /// What another node said about a participant this node did not know yet (``Room/pendingRemote``).
@@ -42,6 +50,13 @@ struct Room: Sendable {
 
     /// Whether `user` is a joined participant here or on another node.
     func isMember(_ user: String) -> Bool { self[user]?.phase == .joined || remote[user] != nil }
+
+    /// The participant, here (joined or joining) or on another node, whose name has `skeleton`
+    /// (docs/wire-protocol.md#room-naming: names look alike).
+    func member(withSkeleton skeleton: String) -> String? {
+        participants.values.first { $0.skeleton == skeleton }?.name
+            ?? remote.first { $0.value.skeleton == skeleton }?.key
+    }
 
     /// Whether `user` (here or on another node) publishes.
     func isPublishing(_ user: String) -> Bool {

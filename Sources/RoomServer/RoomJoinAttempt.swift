@@ -4,9 +4,10 @@ public import WebSocketTransport
 /// which room, and how the caller's connection was opened (a bearer token in `Authorization` or `?access_token=`, the
 /// Origin).
 public struct RoomJoinAttempt: Sendable, Hashable {
-    /// The `user` of `joinRoom`, already checked against the naming rules.
+    /// The `user` of `joinRoom`, already checked against the naming rules, in its NFKC form
+    /// (docs/wire-protocol.md#room-naming).
     public var user: String
-    /// The `room` of `joinRoom`.
+    /// The `room` of `joinRoom`, checked and in its NFKC form too.
     public var room: String
     /// The WebSocket upgrade that opened the caller's current connection (path, query, captured headers);
     /// `nil` when the connection is not a WebSocket (e.g. a `LocalMessageConnection`).
@@ -21,11 +22,5 @@ public struct RoomJoinAttempt: Sendable, Hashable {
 
     /// The bearer token of the upgrade: `Authorization: Bearer …`, else `?access_token=` (for browsers, which
     /// cannot set headers on a WebSocket).
-    public var bearerToken: String? {
-        guard let upgrade else { return nil }
-        if let header = upgrade.headers["authorization"], header.lowercased().hasPrefix("bearer ") {
-            return String(header.dropFirst("bearer ".count))
-        }
-        return upgrade.queryItem("access_token")
-    }
+    public var bearerToken: String? { upgrade?.bearerToken }
 }

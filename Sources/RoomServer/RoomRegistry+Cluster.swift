@@ -11,7 +11,7 @@ extension RoomRegistry {
             guard var room = s.rooms[name] else { return }
             var remote: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
-                remote[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
+                remote[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
             }
             // Events that came while reading win over the read: a departure removes, a stream change sets.
             for (user, change) in room.pendingRemote {
@@ -39,7 +39,7 @@ extension RoomRegistry {
             let note: RoomNotification?
             switch (event.kind, room.remote[user]) {
             case (RoomNotificationMethod.participantJoined.rawValue, nil):
-                room.remote[user] = RemoteMember(node: event.origin, publishing: false)
+                room.remote[user] = RemoteMember(user, node: event.origin, publishing: false)
                 note = .participantJoined(.init(id: user))
             case (RoomNotificationMethod.participantLeft.rawValue, _?), (ClusterEvent.departed, _?):
                 room.remote[user] = nil
@@ -100,7 +100,7 @@ extension RoomRegistry {
             guard var room = s.rooms[name] else { return Departure() }
             var now: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
-                now[member.user] = RemoteMember(node: member.node, publishing: member.publishing)
+                now[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
             }
             var notes: [RoomNotification] = []
             var result = Departure()

@@ -43,8 +43,9 @@ final class RoomRegistry: Sendable {
     /// The error of a request that needs a joined session.
     static let notJoined = RoomError(.userNotFound, message: "not in a room: send joinRoom first")
 
-    /// Reserves `user` in `room` for `session`, creating the room if needed (not yet visible to others).
-    func reserve(user: String, room name: String, session: ServerSession) throws(RoomError) {
+    /// Reserves `user` in `room` for `session`, creating the room if needed (not yet visible to others). `skeleton`
+    /// is the user's confusable skeleton: a member (here or on another node) with the same one gets 104 too.
+    func reserve(user: String, skeleton: String, room name: String, session: ServerSession) throws(RoomError) {
         try state.withLock { (s: inout State) throws(RoomError) in
             if let membership = s.members[session.id] { throw RoomError.alreadyInRoom(membership.room) }
             var room = s.rooms[name] ?? Room(name: name)
@@ -52,11 +53,14 @@ final class RoomRegistry: Sendable {
                 throw RoomError(.roomCannotBeCreated, message: "too many rooms (limit \(max))")
             }
             if room[user] != nil || room.remote[user] != nil { throw RoomError.existingUser(user, room: name) }
+            if let member = room.member(withSkeleton: skeleton) {
+                throw RoomError.lookAlike(user, of: member, room: name)
+            }
             if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
                 throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
             }
             let outbox = SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
-            room[user] = Participant(name: user, session: session, outbox: outbox)
+            room[user] = Participant(name: user, skeleton: skeleton, session: session, outbox: outbox)
             s.rooms[name] = room
             s.members[session.id] = Membership(room: name, user: user)
         }

@@ -36,6 +36,12 @@ extension RoomServer {
         /// `UpgradeDecision.closeCode(forStatus:)`) before any request of it is served. Default: every upgrade
         /// is accepted.
         public var authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)?
+        /// Decides whether a `createTree` may name its tree itself (docs/wire-protocol.md#tree): it sees the id and
+        /// the caller's upgrade request, and a refusal answers Tree error 2. `nil` (the default): client-chosen ids
+        /// are refused, and a tree's id is always the server's (a `createTree` without `treeId`), so that nobody can
+        /// take a well-known id before its owner. `{ _ in true }` lets anyone choose, first come first served, as
+        /// Kurento did (`room-server --allow-client-tree-ids`; stock KurentoTree.js always sends its own id).
+        public var authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)?
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
@@ -70,6 +76,7 @@ extension RoomServer {
             maxMessageSize: Int = 1 << 20,
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
+            authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)? = nil,
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
             cluster: ClusterConfiguration? = nil,
@@ -87,6 +94,7 @@ extension RoomServer {
             self.maxMessageSize = maxMessageSize
             self.authorizeJoin = authorizeJoin
             self.authorizeUpgrade = authorizeUpgrade
+            self.authorizeTreeId = authorizeTreeId
             self.customRequest = customRequest
             self.sharedObjects = sharedObjects
             self.cluster = cluster

@@ -2,6 +2,7 @@ import CoreMetrics
 import JSONRPC
 import Logging
 import RoomProtocol
+import SignalingSupport
 import WebSocketTransport
 
 extension RoomServer {
@@ -19,21 +20,44 @@ extension RoomServer {
 
     /// Runs one of the Room requests that only touch memory (``RoomMethod/isInline``: chat), inline in the
     /// receive loop (``/JSONRPC/JSONRPCServer/registerInline(_:_:)``).
+    /// A message over ``RoomServerLimits/maxChatMessageBytes`` gets 999, and one past the session's
+    /// ``RoomServerLimits/maxBroadcastBytesPerSecond`` -32000: both reach no one (docs/wire-protocol.md#limits).
     func dispatchInline(_ method: RoomMethod, params: JSONValue?, context: RPCRequestContext) throws -> JSONValue? {
         let request = try admit(method, params: params, context: context)
+        let session = context.session
+        let budget = { [broadcastBudget] (cost: Int) in broadcastBudget.spend(session.id, cost) }
+        let delivered: [SessionOutbox]?
         do {
             switch request {
             case .sendMessage(let params):
-                flush(try registry.broadcast(params, session: context.session))
+                try checkChatSize(params.message)
+                delivered = try registry.broadcast(params, session: session, within: budget)
             case .sendPrivateMessage(let params):
-                flush([try registry.sendPrivate(params, session: context.session)])
+                try checkChatSize(params.message)
+                delivered = try registry.sendPrivate(params, session: session, within: budget)
             default:
                 preconditionFailure("\(method.rawValue) is not an inline method")
             }
-            return RoomResult.empty.json
         } catch {
             throw refused(error, method: method, context: context)
         }
+        guard let delivered else { throw broadcastLimited }
+        flush(delivered)
+        return RoomResult.empty.json
+    }
+
+    private func checkChatSize(_ message: String) throws(RoomError) {
+        let bytes = message.utf8.count, limit = configuration.limits.maxChatMessageBytes
+        if bytes > limit {
+            throw RoomError(.generic, message: "message of \(bytes) bytes exceeds the limit of \(limit) bytes")
+        }
+    }
+
+    /// docs/wire-protocol.md#limits: -32000 "rate limited", saying which budget.
+    private var broadcastLimited: RPCErrorObject {
+        let limit = configuration.limits.maxBroadcastBytesPerSecond ?? 0
+        return RPCErrorObject(code: -32000, message: "rate limited", data: .string(
+            "chat fan-out over \(limit) bytes per second (message bytes × recipients): send again in a second"))
     }
 
     /// The rate limit, then the params: the request to run, or the error to answer with.
@@ -48,7 +72,7 @@ extension RoomServer {
             throw Self.rateLimited
         }
         do {
-            return try RoomRequest(method: method, params: params)
+            return try RoomRequest(method: method, params: params).withNormalizedNames
         } catch {
             throw error.invalidParams
         }
@@ -111,41 +135,36 @@ extension RoomServer {
         return RoomResult.empty.json
     }
 
-    /// `joinRoom`: validate, reserve the name before any `await`, ask the authorizer, then make it visible.
+    /// `joinRoom`: validate and normalize the names (docs/wire-protocol.md#room-naming), reserve the name before any
+    /// `await`, ask the authorizer, then make it visible.
     private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
-        for (what, name) in [("user", params.user), ("room", params.room)] where name.utf8.count > Self.maxNameLength {
-            throw RoomError(.generic, message: "\(what) name of \(name.utf8.count) bytes exceeds \(Self.maxNameLength)")
-        }
-        try RoomNaming.validateUserName(params.user)
+        let user = try RoomNaming.normalizedUserName(params.user)
         guard !params.room.isEmpty else {
             throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
         }
-        try registry.reserve(user: params.user, room: params.room, session: session)
+        let room = try RoomNaming.normalizedRoomName(params.room)
+        try registry.reserve(user: user, skeleton: RoomNaming.skeleton(user), room: room, session: session)
         let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
-        let attempt = RoomJoinAttempt(user: params.user, room: params.room, upgrade: upgrade)
+        let attempt = RoomJoinAttempt(user: user, room: room, upgrade: upgrade)
         guard await offLoop({ await configuration.authorizeJoin(attempt) }) else {
             registry.cancelJoin(session: session)
             throw RoomError.unauthorized
         }
-        try await claimInCluster(user: params.user, room: params.room, session: session)
+        try await claimInCluster(user: user, room: room, session: session)
         let peers: [RoomParticipant], outboxes: [SessionOutbox]
         do {
             (peers, outboxes) = try registry.commitJoin(session: session)
         } catch {
             // The room closed while joining: the name claimed in the cluster is given up again.
-            await releaseName(.init(room: params.room, user: params.user))
+            await releaseName(.init(room: room, user: user))
             throw error
         }
         logger.info("participant joined", metadata: [
-            "room": "\(params.room)", "user": "\(params.user)", "session": "\(session)",
+            "room": "\(room)", "user": "\(user)", "session": "\(session)",
         ])
         flush(outboxes)
         return RoomResult.joined(peers).json
     }
-
-    /// The longest user or room name a join accepts, in UTF-8 bytes; a longer one gets 999 without being echoed
-    /// (huge strings, docs/wire-protocol.md#limits).
-    static let maxNameLength = 256
 
     /// docs/wire-protocol.md#limits: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")

@@ -2,6 +2,7 @@ import CoreMetrics
 public import JSONRPC
 import Logging
 import RoomProtocol
+import WebSocketTransport
 
 /// Kurento Tree (docs/wire-protocol.md#tree) on its own path, ``treePath``, with its own JSON-RPC router and sessions
 /// (docs/wire-protocol.md#compatibility: Room and Tree both use the notification name `iceCandidate`, with different
@@ -86,9 +87,7 @@ extension RoomServer {
     private func handle(_ request: TreeRequest, session: ServerSession) async throws -> JSONValue? {
         switch request {
         case .createTree(let params):
-            if params.treeId?.isEmpty == true {
-                throw RPCErrorObject.invalidParams("createTree params: 'treeId' must not be empty")
-            }
+            if let id = params.treeId { try await authorizeTreeId(id, session: session) }
             let id = try treeRegistry.create(params.treeId, session: session)
             logger.info("tree created", metadata: ["tree": "\(id)", "session": "\(session)"])
             // docs/wire-protocol.md#tree: {} when the id was given, the new id (wrapped as value) otherwise. (No
@@ -130,6 +129,30 @@ extension RoomServer {
             }
         }
         return TreeResult.empty.json
+    }
+
+    /// A `createTree` that names its tree (docs/wire-protocol.md#tree): the id must follow the naming rules (-32602),
+    /// and ``Configuration/authorizeTreeId`` must allow it (Tree error 2; without the hook, always refused).
+    private func authorizeTreeId(_ id: String, session: ServerSession) async throws {
+        guard !id.isEmpty else { throw RPCErrorObject.invalidParams("createTree params: 'treeId' must not be empty") }
+        if id.utf8.count > RoomNaming.maxNameBytes {
+            throw RPCErrorObject.invalidParams(
+                "createTree params: 'treeId' of \(id.utf8.count) bytes exceeds \(RoomNaming.maxNameBytes)")
+        }
+        do {
+            try RoomNaming.checkCharacters(id, of: "'treeId'")
+        } catch {
+            throw RPCErrorObject.invalidParams("createTree params: \(error.message)")
+        }
+        guard let authorize = configuration.authorizeTreeId else {
+            throw TreeError(.treeException, message: "Tree id '\(id)' refused: tree ids are chosen by the server here "
+                            + "(send createTree without a treeId)")
+        }
+        let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
+        let request = TreeIdRequest(treeId: id, upgrade: upgrade)
+        guard await offLoop({ await authorize(request) }) else {
+            throw TreeError(.treeException, message: "Tree id '\(id)' is not allowed for this session")
+        }
     }
 
     /// Creates a reserved tree endpoint at the backend, then sends its server candidates to the caller before the

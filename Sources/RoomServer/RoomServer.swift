@@ -28,6 +28,8 @@ public final class RoomServer: Sendable {
     let registry: RoomRegistry
     let eventHub = Broadcast<RoomServerEvent>()
     let rateLimiter: RequestRateLimiter
+    /// Each session's chat fan-out in its current second (``RoomServerLimits/maxBroadcastBytesPerSecond``).
+    let broadcastBudget: WindowedRateCounter
     let listener: RoomListener?
     /// Tree (docs/wire-protocol.md#tree): its own JSON-RPC server (router and sessions) behind ``treePath``.
     let treeRPC: JSONRPCServer
@@ -85,6 +87,8 @@ public final class RoomServer: Sendable {
         self.adminFeed = adminFeed
         registry.changes.observe { [weak adminFeed] in adminFeed?.changed() }
         rateLimiter = RequestRateLimiter(limit: configuration.limits.maxRequestsPerSecond, clock: configuration.clock)
+        broadcastBudget = WindowedRateCounter(limit: configuration.limits.maxBroadcastBytesPerSecond,
+                                              clock: configuration.clock)
         let clusterNode = cluster
         sharedObjects = configuration.sharedObjects.map { objects in
             var objects = objects
@@ -110,6 +114,7 @@ public final class RoomServer: Sendable {
         rpc.whenSessionEnds { [weak self] session in
             guard let self else { return }
             self.rateLimiter.forget(session.id)
+            self.broadcastBudget.forget(session.id)
             Task { await self.evict(session) }
         }
         rpc.whenSessionResumes { [weak self] session in

@@ -29,12 +29,23 @@ public struct RoomServerLimits: Sendable, Hashable {
     /// How long a request's handler (a media backend call included) may run before it is cancelled and the
     /// request answered with -32001 "handler timed out". `nil`: no deadline. Default 30 s.
     public var handlerTimeout: Duration?
+    /// The largest chat message, as the UTF-8 length of the `message` of `sendMessage` or `sendPrivateMessage`; a
+    /// bigger one gets 999 naming the limit and reaches no one (docs/wire-protocol.md#limits). Default 8 KiB.
+    public var maxChatMessageBytes: Int
+    /// The chat fan-out one session may cause per second (docs/wire-protocol.md#limits): a `sendMessage` costs its
+    /// notification's bytes times its recipients (the sender and every other member, on every node of a cluster), a
+    /// `sendPrivateMessage` its notification's bytes. Once the session's current one-second window holds this
+    /// much, its chat gets -32000 "rate limited" until the window ends (the message that crosses the budget still
+    /// goes), and nobody else is touched: so one member can never fill the others' outbound queues. `nil`: no
+    /// limit. Default 1 MiB.
+    public var maxBroadcastBytesPerSecond: Int?
 
     /// Creates limits; every argument has its default.
     public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
                 maxQueuedNotifications: Int = 1000, maxRequestsPerSecond: Int? = nil, maxTrees: Int? = nil,
                 maxSinksPerTree: Int? = nil, maxConnectionsPerIP: Int? = nil, handshakeTimeout: Duration = .seconds(5),
-                maxInFlightPerConnection: Int = 64, handlerTimeout: Duration? = .seconds(30)) {
+                maxInFlightPerConnection: Int = 64, handlerTimeout: Duration? = .seconds(30),
+                maxChatMessageBytes: Int = 8 * 1024, maxBroadcastBytesPerSecond: Int? = 1 << 20) {
         self.maxRooms = maxRooms
         self.maxParticipantsPerRoom = maxParticipantsPerRoom
         self.maxQueuedCandidates = maxQueuedCandidates
@@ -46,5 +57,7 @@ public struct RoomServerLimits: Sendable, Hashable {
         self.handshakeTimeout = handshakeTimeout
         self.maxInFlightPerConnection = maxInFlightPerConnection
         self.handlerTimeout = handlerTimeout
+        self.maxChatMessageBytes = maxChatMessageBytes
+        self.maxBroadcastBytesPerSecond = maxBroadcastBytesPerSecond
     }
 }

@@ -82,6 +82,9 @@ extension SharedObjectService {
                 throw RPCErrorObject.sharedObject(.objectTooLarge,
                     "shared object '\(name)' would be \(bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
             }
+            let update = SharedObjectUpdate(name: name, version: object.version + 1, changed: changed,
+                                            sender: sender(of: session, identity, in: s)).json
+            try spendFanOut(update, to: object, session: session)
             try admitBytes(bytes - object.bytes, for: name, in: &s)
             object.version += 1
             object.data = data
@@ -92,9 +95,7 @@ extension SharedObjectService {
                 write = StoredSharedObject(name: name, version: object.version, data: data)
             }
             s.objects[name] = object
-            let update = SharedObjectUpdate(name: name, version: object.version, changed: changed,
-                                            sender: sender(of: session, identity, in: s))
-            let outboxes = enqueue(.update, update.json, to: object, in: s)
+            let outboxes = enqueue(.update, update, to: object, in: s)
             return (object.version, outboxes, write)
         }
         for outbox in outboxes { outbox.flush() }
@@ -102,7 +103,8 @@ extension SharedObjectService {
         return ["version": .int(version)]
     }
 
-    /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included.
+    /// `sharedObject.send`: `sharedObject.message` to every client of the object, the sender included; one over
+    /// ``SharedObjectLimits/maxMessageBytes`` gets 1104 and goes nowhere.
     func send(_ params: SharedObjectSendParams, session: ServerSession) async throws -> JSONValue? {
         try admit(session)
         let identity = configuration.identify(session)
@@ -112,7 +114,14 @@ extension SharedObjectService {
             }
             let message = SharedObjectMessage(name: params.name, method: params.method, params: params.params,
                                               sender: sender(of: session, identity, in: s))
-            let outboxes = enqueue(.message, message.json, to: object, in: s)
+            let json = message.json
+            let bytes = json.jsonText.utf8.count
+            if bytes > limits.maxMessageBytes {
+                throw RPCErrorObject.sharedObject(.objectTooLarge,
+                    "message to shared object '\(params.name)' of \(bytes) bytes (limit \(limits.maxMessageBytes)); it was not sent")
+            }
+            try spendFanOut(json, to: object, session: session, bytes: bytes)
+            let outboxes = enqueue(.message, json, to: object, in: s)
             // Under the lock, so that the other servers get messages and changes in this server's order.
             configuration.cluster?.post(message)
             return outboxes
@@ -148,6 +157,18 @@ extension SharedObjectService {
     /// lock), else its anonymous id.
     func sender(of session: ServerSession, _ identity: SharedObjectSender?, in s: State) -> SharedObjectSender? {
         identity ?? s.clients[session.id].map { .anonymous($0.anonymousID) }
+    }
+
+    /// Charges `notification`'s bytes times `object`'s clients to the session's
+    /// ``SharedObjectLimits/maxBroadcastBytesPerSecond``, or refuses with -32000 once the window holds the budget.
+    private func spendFanOut(_ notification: JSONValue, to object: LiveObject, session: ServerSession,
+                             bytes: Int? = nil) throws(RPCErrorObject) {
+        guard let budget = broadcastBudget.limit else { return }
+        let cost = (bytes ?? notification.jsonText.utf8.count) * object.members.count
+        guard broadcastBudget.spend(session.id, cost) else {
+            throw .sharedObject(.rateLimited, "rate limited: shared-object fan-out over \(budget) bytes per second "
+                                + "(notification bytes × clients): send again in a second")
+        }
     }
 
     static func notConnected(_ name: String) -> RPCErrorObject {

@@ -148,6 +148,8 @@ public final class SharedObjectService: Sendable {
     public let configuration: Configuration
     let state = LockedValue(State())
     let rateLimiter: WindowedRateCounter
+    /// ``SharedObjectLimits/maxBroadcastBytesPerSecond``, per session.
+    let broadcastBudget: WindowedRateCounter
     var logger: Logger { configuration.logger }
     var limits: SharedObjectLimits { configuration.limits }
 
@@ -155,6 +157,8 @@ public final class SharedObjectService: Sendable {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         rateLimiter = WindowedRateCounter(limit: configuration.limits.maxUpdatesPerSecond, clock: configuration.clock)
+        broadcastBudget = WindowedRateCounter(limit: configuration.limits.maxBroadcastBytesPerSecond,
+                                              clock: configuration.clock)
     }
 
     /// Creates a service with `store`, `limits` and `authorizer` (see ``Configuration``).
@@ -243,6 +247,7 @@ public final class SharedObjectService: Sendable {
 
     private func sessionEnded(_ session: ServerSession) {
         rateLimiter.forget(session.id)
+        broadcastBudget.forget(session.id)
         state.withLock { s in
             for name in s.clients[session.id]?.names ?? [] { detach(session.id, from: name, in: &s) }
             s.clients[session.id] = nil

@@ -1,12 +1,12 @@
-/// Counts events per key in fixed one-second windows on a ``SignalingClock``: the basis of the servers' rate
-/// limits (docs/wire-protocol.md#limits). Thread-safe.
+/// Counts events (or amounts, ``spend(_:_:)``) per key in fixed one-second windows on a ``SignalingClock``: the basis
+/// of the servers' rate limits and budgets (docs/wire-protocol.md#limits). Thread-safe.
 package final class WindowedRateCounter: Sendable {
     private struct Window {
         var start: ClockInstant
         var count: Int
     }
 
-    /// Events allowed per key and window; `nil`: no limit.
+    /// Events (or the amount) allowed per key and window; `nil`: no limit.
     package let limit: Int?
     private let clock: any SignalingClock
     private let windows = LockedValue([String: Window]())
@@ -21,13 +21,33 @@ package final class WindowedRateCounter: Sendable {
     /// there is no limit (nothing is counted then).
     package func count(_ key: String) -> Int {
         guard limit != nil else { return 0 }
+        return withWindow(key) { window -> Int in
+            window.count += 1
+            return window.count
+        }
+    }
+
+    /// Adds `amount` (bytes, say) to `key`'s current window unless the window already holds ``limit`` or more, and
+    /// says whether it did: a budget per second in which the amount that crosses the limit still goes, and the
+    /// next is refused until the window ends. Always true without a limit.
+    package func spend(_ key: String, _ amount: Int) -> Bool {
+        guard let limit else { return true }
+        return withWindow(key) { window -> Bool in
+            guard window.count < limit else { return false }
+            window.count += amount
+            return true
+        }
+    }
+
+    /// Runs `body` on `key`'s window, a new one when a second has passed since the current one began.
+    private func withWindow<T>(_ key: String, _ body: (inout Window) -> T) -> T {
         let now = clock.now
-        return windows.withLock { table -> Int in
+        return windows.withLock { table -> T in
             var window = table[key] ?? Window(start: now, count: 0)
             if now - window.start >= .seconds(1) { window = Window(start: now, count: 0) }
-            window.count += 1
+            let result = body(&window)
             table[key] = window
-            return window.count
+            return result
         }
     }
 

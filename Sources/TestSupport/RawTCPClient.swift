@@ -74,6 +74,27 @@ extension RawTCPClient {
         }
     }
 
+    /// Reads the head of an HTTP response (up to its blank line, or until the peer closes) and returns its status
+    /// code: 101 for an accepted WebSocket upgrade, 429 for a refused one; `nil` when no status line came within
+    /// `timeout` (a receive timeout on the socket: the deadline of docs/testing.md#deadlines).
+    public func readStatusCode(timeout: Duration = .seconds(10)) async -> Int? {
+        let fd = self.fd
+        let scaled = timeout * deadlineScale
+        var limit = timeval(tv_sec: Int(scaled.components.seconds),
+                            tv_usec: Int(scaled.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let head = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var received: [UInt8] = [], byte: UInt8 = 0
+                while !received.suffix(4).elementsEqual([13, 10, 13, 10]), recv(fd, &byte, 1, 0) == 1 { received.append(byte) }
+                continuation.resume(returning: String(decoding: received, as: UTF8.self))
+            }
+        }
+        // "HTTP/1.1 101 Switching Protocols"
+        let fields = head.split(separator: " ", maxSplits: 2)
+        return fields.count >= 2 && fields[0].hasPrefix("HTTP/") ? Int(fields[1]) : nil
+    }
+
     /// One masked client frame (RFC 6455 §5.3), whatever its payload: invalid UTF-8 in a text frame included.
     public static func maskedFrame(_ opcode: HostilePeer.Opcode, _ payload: [UInt8]) -> [UInt8] {
         var header = HostilePeer.header(opcode, length: UInt64(payload.count))

@@ -80,6 +80,11 @@ struct RoomServerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     var limits: LimitOptions
 
+    @Flag(help: ArgumentHelp("Let clients name their trees (createTree with a treeId, as stock KurentoTree.js and "
+                             + "tree-join --tree do), first come, first served. Without it such a createTree gets Tree "
+                             + "error 2, and every tree has an id the server chose."))
+    var allowClientTreeIds = false
+
     @Option(help: ArgumentHelp("Seconds a participant whose socket dropped keeps its place, waiting to reconnect.",
                                valueName: "seconds"))
     var reconnectionWindow: Double = 10
@@ -187,9 +192,10 @@ struct RoomServerCommand: AsyncParsableCommand {
         defer { (sources + reloadSources).forEach { $0.cancel() } }
         // Before the server exists, so that every instrument it makes lands in the exporter's registry.
         PrometheusExporter.shared.bootstrap()
-        // Every line logged while a connection or a request is served carries its trace_id and span_id.
+        // Every line logged while a connection or a request is served carries its trace_id and span_id; whatever a
+        // client sent reaches a line escaped, so it can never start a line of its own (docs/operations.md#tracing).
         var logger = Logger(label: "room-server", factory: {
-            StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent)
+            EscapingLogHandler(wrapping: StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent))
         })
         logger.logLevel = logLevel
         var store: (any SharedObjectStore)?
@@ -266,8 +272,12 @@ struct RoomServerCommand: AsyncParsableCommand {
             limits: limits.roomServerLimits,
             reconnectionWindow: .milliseconds(Int((reconnectionWindow * 1000).rounded())),
             maxMessageSize: limits.maxMessageSize,
-            sharedObjects: sharedObjectOptions.configuration(store: sharedObjectStore ?? InMemorySharedObjectStore(),
-                                                             logger: logger),
+            authorizeTreeId: allowClientTreeIds ? { @Sendable _ in true } : nil,
+            sharedObjects: sharedObjectOptions.configuration(
+                store: sharedObjectStore ?? InMemorySharedObjectStore(),
+                limits: SharedObjectLimits(maxMessageBytes: limits.maxChatMessageBytes,
+                                           maxBroadcastBytesPerSecond: limits.roomServerLimits.maxBroadcastBytesPerSecond),
+                logger: logger),
             cluster: clusterConfiguration(redis: redis),
             operations: operationsConfiguration,
             logger: logger,

@@ -28,9 +28,11 @@ struct SharedObjectOptions: ParsableArguments {
     }
 
     /// The service's configuration with `store` and these rules.
-    func configuration(store: any SharedObjectStore, logger: Logger) -> SharedObjectService.Configuration {
+    func configuration(store: any SharedObjectStore, limits: SharedObjectLimits, logger: Logger)
+        -> SharedObjectService.Configuration
+    {
         SharedObjectService.Configuration(
-            store: store, logger: logger,
+            store: store, limits: limits, logger: logger,
             quotas: SharedObjectQuotas(maxObjects: maxObjects == 0 ? nil : maxObjects, maxBytes: maxBytes == 0 ? nil : maxBytes),
             clientsCreatePersistentObjects: allowPersistent)
     }

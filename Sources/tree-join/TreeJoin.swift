@@ -24,7 +24,9 @@ struct TreeJoin: AsyncParsableCommand {
     @Argument(help: "The Tree endpoint, e.g. ws://127.0.0.1:8443/tree.")
     var url: String
 
-    @Option(help: ArgumentHelp("The tree's id (default: the server generates one).", valueName: "ID"))
+    @Option(help: ArgumentHelp("The tree's id (default: the server generates one). Creating a tree of a chosen id "
+                               + "needs a server that allows it (room-server --allow-client-tree-ids); a viewer's "
+                               + "--tree names an existing tree.", valueName: "ID"))
     var tree: String?
 
     @Option(help: ArgumentHelp("How many sinks to attach, each on its own connection.", valueName: "N"))

@@ -212,6 +212,25 @@ struct ClusterRoomTests {
         await cluster.stop()
     }
 
+    /// Issue 30 item 5: a node keeps `room\nuser` entries of its members, and the sweep after its crash splits them
+    /// at the first newline, so a member of room `lobby\nx` would hold its name for ever (104 on every rejoin).
+    /// Such a room name is refused at the join, before anything reaches Redis.
+    @Test func aRoomNameWithANewlineIsRefusedAtTheJoinAndNeverReachesRedis() async throws {
+        let cluster = try await Cluster.start(nodes: 2)
+        let bob = Member("bob", room: "lobby\nx", at: cluster.nodes[1], failover: [cluster.nodes[0].url])
+        let refusal = await Self.outcome { try await bob.join() }
+        guard case .failure(let error) = refusal else {
+            Issue.record("bob joined room \"lobby\\nx\"")
+            await cluster.stop()
+            return
+        }
+        #expect((error as? RoomError)?.code == .generic, "\(error)")
+        let node = try #require(cluster.nodes[0].cluster)
+        #expect(try await node.members(of: "lobby\nx").isEmpty)
+        #expect(try await node.members(of: "lobby").isEmpty)
+        await cluster.stop()
+    }
+
     @Test func closingARoomOnOneNodeClosesItOnEveryNode() async throws {
         let cluster = try await Cluster.start(nodes: 2)
         let alice = Member("alice", at: cluster.nodes[0]), bob = Member("bob", at: cluster.nodes[1])

@@ -81,8 +81,10 @@ import TestSupport
 
     @Test(arguments: Stop.allCases)
     func aStuckMemberSlowsNobodyAndIsClosedWith1008WhenItsQueuePassesTheLimit(_ stop: Stop) async throws {
-        // Given 19 members and a stuck one, and at most 32 notifications waiting per member
-        let server = try await RoomServer.start(.init(limits: .init(maxQueuedNotifications: 32)))
+        // Given 19 members and a stuck one, and at most 32 notifications waiting per member (chat up to 32 KiB,
+        // without a fan-out budget: the members' own traffic is what fills the stuck one's queue)
+        let server = try await RoomServer.start(.init(limits: .init(
+            maxQueuedNotifications: 32, maxChatMessageBytes: 32 << 10, maxBroadcastBytesPerSecond: nil)))
         let members = try await members(of: server)
         let stuck = try await StuckMember.join(stop, server: server)
         try await waitUntil("stuck to join") { server.rooms["r"]?.contains("stuck") == true }

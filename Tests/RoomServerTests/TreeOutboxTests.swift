@@ -18,8 +18,8 @@ import TestSupport
     {
         let clock = ManualClock()
         let backend = TestMediaBackend(candidatesPerEndpoint: 3)
-        let server = try await RoomServer.start(.init(media: backend, limits: limits,
-                                                      reconnectionWindow: .seconds(5), clock: clock))
+        let server = try await RoomServer.start(.init(media: backend, limits: limits, reconnectionWindow: .seconds(5),
+                                                      authorizeTreeId: { _ in true }, clock: clock))
         let owner = try await RoomPeer.dialing(server.treeURL)
         let sid = try #require(try await owner.result("createTree", ["treeId": "t"])["sessionId"]?.stringValue)
         backend.hold()

@@ -74,6 +74,69 @@ import TestSupport
         await server.shutdown()
     }
 
+    /// Issue 30 item 4: a `send` goes to every client of the object, so its size is capped well below the 1 MiB
+    /// frame (8 KiB by default); a bigger one is refused with 1104 and reaches no one.
+    @Test func anOversizeSendIsRefusedWith1104AndReachesNoOne() async throws {
+        let server = try await SharedObjectServerFixture.start()
+        let sender = SharedObjectPeer(url: server.url), listener = SharedObjectPeer(url: server.url)
+        let object = try await sender.shared.connect("board")
+        let heard = try await listener.shared.connect("board")
+        let events = heard.events
+
+        // When the sender sends 900 KB, then a small marker
+        let refusal = await remoteError {
+            try await object.send("paint", params: .string(String(repeating: "x", count: 900_000)))
+        }
+        try await object.send("marker")
+
+        // Then the big one is refused naming its size and the limit, and the listener hears only the marker
+        #expect(refusal?.code == SharedObjectErrorCode.objectTooLarge.rawValue)
+        #expect(refusal?.message.contains("limit 8192") == true, "\(String(describing: refusal))")
+        let seen = try await collect(events, "the marker") { if case .message = $0 { true } else { false } }
+        #expect(seen.last == .message(method: "marker", params: nil))
+        await sender.close()
+        await listener.close()
+        await server.shutdown()
+    }
+
+    /// Issue 30 item 4: every change and message is written once per client of the object, so a session's fan-out
+    /// (notification bytes × clients) has a budget per second, as chat does; past it, -32000 until the second ends,
+    /// and nobody else is touched.
+    @Test func aSessionPastItsFanOutBudgetIsRateLimited() async throws {
+        // Given a budget of 50,000 bytes a second on a clock that does not move, and two clients of one object
+        let clock = ManualClock()
+        let limits = SharedObjectLimits(maxBroadcastBytesPerSecond: 50_000)
+        let server = try await SharedObjectServerFixture.start(.init(limits: limits, clock: clock))
+        let sender = SharedObjectPeer(url: server.url), listener = SharedObjectPeer(url: server.url)
+        let object = try await sender.shared.connect("wall")
+        let heard = try await listener.shared.connect("wall")
+        let events = heard.events
+
+        // When the sender sets 10 KB values (about 20 KB of fan-out each) until refused
+        var sets = 0
+        var refusal: RPCErrorObject?
+        while sets < 10 {
+            let value = JSONValue.string(String(repeating: "\(sets % 10)", count: 10_000))
+            refusal = await remoteError { try await object.setProperty("paint", value) }
+            if refusal != nil { break }
+            sets += 1
+        }
+        // Then the third crosses the budget and still goes, the fourth is refused naming the budget, and a send too
+        #expect(sets == 3)
+        #expect(refusal?.code == -32000, "\(String(describing: refusal))")
+        #expect(refusal?.message.contains("50000 bytes per second") == true, "\(String(describing: refusal))")
+        #expect(await remoteError { try await object.send("ping") }?.code == -32000)
+        // And the listener may still change the object, and the next second the sender may again
+        try await heard.setProperty("mine", true)
+        clock.advance(by: .seconds(1))
+        try await object.send("marker")
+        let seen = try await collect(events, "the marker") { if case .message = $0 { true } else { false } }
+        #expect(seen.last == .message(method: "marker", params: nil))
+        await sender.close()
+        await listener.close()
+        await server.shutdown()
+    }
+
     @Test func setAndSendWithoutConnectAreRefusedWith1101() async throws {
         let server = try await SharedObjectServerFixture.start()
         let peer = SharedObjectPeer(url: server.url)

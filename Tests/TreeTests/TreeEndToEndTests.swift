@@ -15,7 +15,7 @@ struct TreeEndToEndTests {
           .enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))
     func wholeLifecycle() async throws {
         let backend = SimulatedMediaBackend()
-        let server = try await RoomServer.start(.init(media: backend))
+        let server = try await RoomServer.start(.init(media: backend, authorizeTreeId: { _ in true }))
         let wire = WireRecorder()
         let master = TreeUser(server, wire)
         let viewers = (0..<3).map { _ in TreeUser(server, wire) }

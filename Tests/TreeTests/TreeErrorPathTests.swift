@@ -14,7 +14,7 @@ struct TreeErrorPathTests {
     @Test("unknown tree, duplicate id, sink before source, source twice, unknown sink, another session's tree or sink",
           .enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))
     func treeExceptions() async throws {
-        let server = try await RoomServer.start(.init())
+        let server = try await RoomServer.start(.init(authorizeTreeId: { _ in true }))
         let wire = WireRecorder()
         let owner = TreeUser(server, wire), viewer = TreeUser(server, wire), stranger = TreeUser(server, wire)
         let candidate = IceCandidate(candidate: "candidate:1 1 udp 2130706431 127.0.0.1 40000 typ host",
@@ -77,7 +77,7 @@ struct TreeErrorPathTests {
     @Test("bad params get -32602 naming the param; unknown methods -32601, also Tree's on /room and Room's on /tree",
           .enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))
     func invalidRequests() async throws {
-        let server = try await RoomServer.start(.init())
+        let server = try await RoomServer.start(.init(authorizeTreeId: { _ in true }))
         let wire = WireRecorder()
         let rpc = JSONRPCClient(transport: wire.transport(server.treeURL), configuration: .init(retries: 0))
         _ = try await rpc.call("createTree", params: ["treeId": "t"])
@@ -113,7 +113,8 @@ struct TreeErrorPathTests {
     @Test("an ended session's trees are released and its sinks removed, at the media backend too")
     func sessionEnd() async throws {
         let backend = SimulatedMediaBackend()
-        let server = try await RoomServer.start(.init(media: backend, reconnectionWindow: .milliseconds(50)))
+        let server = try await RoomServer.start(.init(media: backend, reconnectionWindow: .milliseconds(50),
+                                                      authorizeTreeId: { _ in true }))
         let wire = WireRecorder()
         let owner = TreeUser(server, wire), viewer = TreeUser(server, wire)
         let tree = try await owner.client.createTree()

@@ -11,7 +11,7 @@ struct TreeJoinCLITests {
     @Test("creates a tree, sets the source, attaches 3 sinks; SIGINT cleans up and exits 130; every line is valid",
           .enabled(if: SchemaValidation.mustRun, "python3 with jsonschema is missing"))
     func sourceAndSinks() async throws {
-        let server = try await RoomServer.start(.init())
+        let server = try await RoomServer.start(.init(authorizeTreeId: { _ in true }))
         let child = try ChildProcess("tree-join", [server.treeURL, "--tree", "channel", "--sinks", "3", "--json",
                                                    "--timeout", "120"])
 
