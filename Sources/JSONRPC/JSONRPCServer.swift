@@ -113,6 +113,8 @@ public final class JSONRPCServer: Sendable {
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    /// Keeps the lines a client can trigger at will from flooding the log (docs/operations.md#logs).
+    let logThrottle: LogThrottle
     var logger: Logger { configuration.logger }
 
     /// Creates a server with no methods but the built-ins.
@@ -120,6 +122,7 @@ public final class JSONRPCServer: Sendable {
         self.configuration = configuration
         metrics = ServerMetrics(configuration.metrics)
         router = MethodRouter(metrics: metrics)
+        logThrottle = LogThrottle(clock: configuration.clock)
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
