@@ -30,6 +30,11 @@ extension JSONRPCServer {
             send(counted(.error(.parseError(), id: .null), metrics?.invalid), on: connection)
         case .batch([]):
             send(counted(.error(.invalidRequest(), id: .null), metrics?.invalid), on: connection)
+        case .batch(let elements) where elements.count > configuration.maxBatchLength:
+            // docs/wire-protocol.md#limits: refused whole, before any of it is looked at further.
+            logger.log(.debug, "batch over the limit", metadata: ["length": "\(elements.count)"], throttledBy: logThrottle)
+            let detail = "a batch of \(elements.count) exceeds the limit of \(configuration.maxBatchLength)"
+            send(counted(.error(.invalidRequest(detail), id: .null), metrics?.invalid), on: connection)
         case .single(let element):
             await start(plan(element, binding: binding, current: current), on: connection, inflight: inflight)
         case .batch(let elements):

@@ -44,6 +44,16 @@ public final class JSONRPCServer: Sendable {
         public var duplicateRetention: Duration
         /// Finished responses remembered per session. Default 1,000.
         public var maxRememberedResponses: Int
+        /// The bytes one session's duplicate detection may hold (its finished responses and their ids, plus a fixed
+        /// overhead per entry; the params are kept as a digest); past it the oldest are forgotten first
+        /// (docs/wire-protocol.md#dedupe). Default 1 MiB.
+        public var maxRememberedBytesPerSession: Int
+        /// The bytes the duplicate detection of every session of this server may hold together; past it a response
+        /// is sent but not remembered (a copy then runs again). Default 64 MiB.
+        public var maxRememberedBytesPerServer: Int
+        /// Requests and notifications one batch may hold (JSON-RPC 2.0 §6); a longer batch is refused whole with one
+        /// -32600 error, `id: null`, whose `data` names the limit (docs/wire-protocol.md#limits). Default 100.
+        public var maxBatchLength: Int
         /// How long a session survives its connection, waiting for `connect{sessionId}`. Default 10 s.
         public var reconnectionWindow: Duration
         /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
@@ -84,7 +94,10 @@ public final class JSONRPCServer: Sendable {
             clock: any SignalingClock = SystemClock(),
             maxInFlightPerConnection: Int = 64,
             handlerTimeout: Duration? = .seconds(30),
-            metrics: SignalingMetrics = SignalingMetrics()
+            metrics: SignalingMetrics = SignalingMetrics(),
+            maxRememberedBytesPerSession: Int = 1 << 20,
+            maxRememberedBytesPerServer: Int = 64 << 20,
+            maxBatchLength: Int = 100
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -100,6 +113,9 @@ public final class JSONRPCServer: Sendable {
             self.maxInFlightPerConnection = maxInFlightPerConnection
             self.handlerTimeout = handlerTimeout
             self.metrics = metrics
+            self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
+            self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
+            self.maxBatchLength = maxBatchLength
         }
     }
 
@@ -113,6 +129,8 @@ public final class JSONRPCServer: Sendable {
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    /// The byte budget every session's duplicate detection counts against.
+    let rememberedBytes: ResponseCacheBudget
     /// Keeps the lines a client can trigger at will from flooding the log (docs/operations.md#logs).
     let logThrottle: LogThrottle
     var logger: Logger { configuration.logger }
@@ -122,6 +140,8 @@ public final class JSONRPCServer: Sendable {
         self.configuration = configuration
         metrics = ServerMetrics(configuration.metrics)
         router = MethodRouter(metrics: metrics)
+        rememberedBytes = ResponseCacheBudget(perSession: configuration.maxRememberedBytesPerSession,
+                                              perServer: configuration.maxRememberedBytesPerServer)
         logThrottle = LogThrottle(clock: configuration.clock)
     }
 
@@ -177,7 +197,8 @@ public final class JSONRPCServer: Sendable {
 
     private func serveTraced(_ connection: any MessageConnection) async {
         let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration, metrics: metrics) {
+        let first = ServerSession(binding: binding, configuration: configuration, budget: rememberedBytes,
+                                  metrics: metrics) {
             [weak self] session in self?.endSession(session)
         }
         sessions.withLock { $0[first.id] = first }

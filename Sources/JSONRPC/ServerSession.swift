@@ -23,14 +23,14 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// The server's instruments, if on (the session's outboxes count through them).
     let metrics: ServerMetrics?
 
-    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, metrics: ServerMetrics?,
-         end: @escaping @Sendable (ServerSession) -> Void) {
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, budget: ResponseCacheBudget,
+         metrics: ServerMetrics?, end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
         self.metrics = metrics
         ender = end
         self.binding = LockedValue(binding)
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
-                                  limit: configuration.maxRememberedResponses)
+                                  limit: configuration.maxRememberedResponses, budget: budget)
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
         requestTimeout = configuration.requestTimeout
     }
@@ -137,6 +137,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         expiry.withLock { $0?.cancel() }
         disarmWatchdog()
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
+        responses.forgetAll()
     }
 }
 
