@@ -146,6 +146,13 @@ extension JSONRPCServer {
                            throttledBy: logThrottle)
                 return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
             }
+            // docs/architecture.md#identity: the id alone is no key; the connection must speak for the session's
+            // principal. Refused exactly as an unknown session, so the answer does not even tell that it exists.
+            guard resumed === session || resumed.admits(binding) else {
+                logger.log(.info, "connect to a session of another principal refused",
+                           metadata: ["session": "\(resumed)"], throttledBy: logThrottle)
+                return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
+            }
             if resumed !== session {
                 // docs/wire-protocol.md#sessions: a connect from a new socket takes the session over; the old socket
                 // gets 4409.

@@ -2,6 +2,7 @@ import CoreMetrics
 public import Logging
 public import SignalingSupport
 import Tracing
+import WebSocketTransport
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
@@ -54,6 +55,13 @@ public final class JSONRPCServer: Sendable {
         /// Requests and notifications one batch may hold (JSON-RPC 2.0 §6); a longer batch is refused whole with one
         /// -32600 error, `id: null`, whose `data` names the limit (docs/wire-protocol.md#limits). Default 100.
         public var maxBatchLength: Int
+        /// Who a connection speaks for (docs/architecture.md#identity): a session is bound to the principal of the
+        /// connection that opened it, and `connect{sessionId}` from a connection with another principal (`nil`
+        /// included) is refused with 40007, as an unknown session would be, whether the session's own socket is
+        /// open or gone. Called once per connection, where it is read (a WebSocket's service thread): it must be
+        /// quick and must not block. Default ``JSONRPCServer/bearerToken(of:)``: the upgrade's bearer token, so
+        /// without authentication every connection's principal is `nil` and every resume is allowed, as before.
+        public var principal: @Sendable (any MessageConnection) -> String?
         /// How long a session survives its connection, waiting for `connect{sessionId}`. Default 10 s.
         public var reconnectionWindow: Duration
         /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
@@ -97,7 +105,8 @@ public final class JSONRPCServer: Sendable {
             metrics: SignalingMetrics = SignalingMetrics(),
             maxRememberedBytesPerSession: Int = 1 << 20,
             maxRememberedBytesPerServer: Int = 64 << 20,
-            maxBatchLength: Int = 100
+            maxBatchLength: Int = 100,
+            principal: @escaping @Sendable (any MessageConnection) -> String? = JSONRPCServer.bearerToken(of:)
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -116,6 +125,7 @@ public final class JSONRPCServer: Sendable {
             self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
             self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
             self.maxBatchLength = maxBatchLength
+            self.principal = principal
         }
     }
 
@@ -143,6 +153,13 @@ public final class JSONRPCServer: Sendable {
         rememberedBytes = ResponseCacheBudget(perSession: configuration.maxRememberedBytesPerSession,
                                               perServer: configuration.maxRememberedBytesPerServer)
         logThrottle = LogThrottle(clock: configuration.clock)
+    }
+
+    /// The default ``Configuration/principal``: the bearer token of a WebSocket connection's upgrade
+    /// (`Authorization: Bearer …`, else `?access_token=`; `UpgradeRequest.bearerToken`), `nil` for any other
+    /// connection.
+    public static func bearerToken(of connection: any MessageConnection) -> String? {
+        (connection as? WebSocketMessageConnection)?.webSocket.request?.bearerToken
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
@@ -196,7 +213,7 @@ public final class JSONRPCServer: Sendable {
     }
 
     private func serveTraced(_ connection: any MessageConnection) async {
-        let binding = ConnectionBinding(connection)
+        let binding = ConnectionBinding(connection, principal: configuration.principal(connection))
         let first = ServerSession(binding: binding, configuration: configuration, budget: rememberedBytes,
                                   metrics: metrics) {
             [weak self] session in self?.endSession(session)

@@ -9,6 +9,9 @@ import SignalingSupport
 public final class ServerSession: Sendable, CustomStringConvertible {
     /// The session id (`sessionId` on the wire). Treat it as a secret.
     public let id: String
+    /// Who the connection that opened the session speaks for (``JSONRPCServer/Configuration/principal``): a resume
+    /// needs a connection with the same one.
+    let principal: String?
     let responses: ResponseCache
     let pending: PendingRequests
     private let binding: LockedValue<ConnectionBinding?>
@@ -26,6 +29,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, budget: ResponseCacheBudget,
          metrics: ServerMetrics?, end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
+        principal = binding.principal
         self.metrics = metrics
         ender = end
         self.binding = LockedValue(binding)
@@ -103,6 +107,16 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
     }
 
+    /// Whether a connection bound as `binding` may resume or take over this session: it speaks for the same
+    /// principal (compared in constant time; `nil` only matches `nil`).
+    func admits(_ binding: ConnectionBinding) -> Bool {
+        switch (principal, binding.principal) {
+        case (nil, nil): true
+        case (let mine?, let theirs?): SecureID.constantTimeEquals(mine, theirs)
+        default: false
+        }
+    }
+
     /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
     func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
         expiry.withLock { timer in
@@ -141,8 +155,13 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     }
 }
 
-/// One accepted connection, compared by identity (a `MessageConnection` may be a struct).
+/// One accepted connection, compared by identity (a `MessageConnection` may be a struct), and who it speaks for.
 final class ConnectionBinding: Sendable {
     let connection: any MessageConnection
-    init(_ connection: any MessageConnection) { self.connection = connection }
+    /// ``JSONRPCServer/Configuration/principal`` of the connection.
+    let principal: String?
+    init(_ connection: any MessageConnection, principal: String? = nil) {
+        self.connection = connection
+        self.principal = principal
+    }
 }

@@ -20,12 +20,6 @@ public struct RoomJoinAttempt: Sendable, Hashable {
     }
 
     /// The bearer token of the upgrade: `Authorization: Bearer …`, else `?access_token=` (for browsers, which
-    /// cannot set headers on a WebSocket).
-    public var bearerToken: String? {
-        guard let upgrade else { return nil }
-        if let header = upgrade.headers["authorization"], header.lowercased().hasPrefix("bearer ") {
-            return String(header.dropFirst("bearer ".count))
-        }
-        return upgrade.queryItem("access_token")
-    }
+    /// cannot set headers on a WebSocket); `UpgradeRequest.bearerToken`.
+    public var bearerToken: String? { upgrade?.bearerToken }
 }
