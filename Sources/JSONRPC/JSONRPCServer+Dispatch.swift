@@ -26,10 +26,15 @@ extension JSONRPCServer {
         let connection = binding.connection
         switch RPCCodec.decode(text, maxDepth: configuration.maxDepth) {
         case .unparsable(let error):
-            logger.debug("unparsable message", metadata: ["reason": "\(error)"])
+            logger.log(.debug, "unparsable message", metadata: ["reason": .bounded("\(error)")], throttledBy: logThrottle)
             send(counted(.error(.parseError(), id: .null), metrics?.invalid), on: connection)
         case .batch([]):
             send(counted(.error(.invalidRequest(), id: .null), metrics?.invalid), on: connection)
+        case .batch(let elements) where elements.count > configuration.maxBatchLength:
+            // docs/wire-protocol.md#limits: refused whole, before any of it is looked at further.
+            logger.log(.debug, "batch over the limit", metadata: ["length": "\(elements.count)"], throttledBy: logThrottle)
+            let detail = "a batch of \(elements.count) exceeds the limit of \(configuration.maxBatchLength)"
+            send(counted(.error(.invalidRequest(detail), id: .null), metrics?.invalid), on: connection)
         case .single(let element):
             await start(plan(element, binding: binding, current: current), on: connection, inflight: inflight)
         case .batch(let elements):
@@ -96,11 +101,12 @@ extension JSONRPCServer {
         let session = current.withLock { $0 }
         switch element {
         case .failure(let invalid):
-            logger.debug("invalid request", metadata: ["reason": "\(invalid.reason)"])
+            logger.log(.debug, "invalid request", metadata: ["reason": .bounded(invalid.reason)], throttledBy: logThrottle)
             return .ready(.reply(counted(.error(.invalidRequest(), id: invalid.id ?? .null), metrics?.invalid)))
         case .success(.response(let response)):
             if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
-                logger.debug("dropped a late or unknown response", metadata: ["id": "\(response.id)"])
+                logger.log(.debug, "dropped a late or unknown response", metadata: ["id": .bounded("\(response.id)")],
+                           throttledBy: logThrottle)
             }
             return .ready(.nothing)
         case .success(.notification(let notification)):
@@ -136,7 +142,15 @@ extension JSONRPCServer {
                                        "capabilities": capabilities.advertised], id: request.id))
             }
             guard let resumed = self.session(id: wanted) else {
-                logger.info("connect to an unknown session", metadata: ["session": "\(SecureID.redacted(wanted))"])
+                logger.log(.info, "connect to an unknown session", metadata: ["session": .bounded(SecureID.redacted(wanted))],
+                           throttledBy: logThrottle)
+                return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
+            }
+            // docs/architecture.md#identity: the id alone is no key; the connection must speak for the session's
+            // principal. Refused exactly as an unknown session, so the answer does not even tell that it exists.
+            guard resumed === session || resumed.admits(binding) else {
+                logger.log(.info, "connect to a session of another principal refused",
+                           metadata: ["session": "\(resumed)"], throttledBy: logThrottle)
                 return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
             }
             if resumed !== session {
@@ -200,7 +214,7 @@ extension JSONRPCServer {
             if let object = MethodRouter<RPCRequestContext>.errorObject(for: error) {
                 return .error(shape(object, session: session), id: request.id)
             }
-            logger.error("handler failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
+            logger.error("handler failed", metadata: ["method": .bounded(request.method), "error": .bounded("\(error)")])
             switch configuration.conventions {
             // docs/wire-protocol.md#kurento-conventions: an uncaught exception is `code -1, "<Class>:<msg>"`, without
             // sessionId (and we send no stack trace).
@@ -217,7 +231,8 @@ extension JSONRPCServer {
     func runNotification(_ notification: RPCNotification, session: ServerSession,
                          _ handler: MethodRouter<RPCRequestContext>.Handler?) async {
         guard let handler else {
-            logger.debug("notification without handler", metadata: ["method": "\(notification.method)"])
+            logger.log(.debug, "notification without handler", metadata: ["method": .bounded(notification.method)],
+                       throttledBy: logThrottle)
             return
         }
         let context = RPCRequestContext(session: session, method: notification.method, id: nil)
@@ -241,7 +256,7 @@ extension JSONRPCServer {
 
     private func notificationFailed(_ notification: RPCNotification, _ error: any Error) {
         logger.warning("notification handler failed",
-                       metadata: ["method": "\(notification.method)", "error": "\(error)"])
+                       metadata: ["method": .bounded(notification.method), "error": .bounded("\(error)")])
     }
 
     func send(_ response: RPCResponse, on connection: any MessageConnection) {

@@ -111,7 +111,7 @@ extension JSONRPCServer {
         case .notification(let notification, let session):
             await inflight.start({ await self.runNotification(notification, session: session, handler) }, on: executor,
                                  finished: { answer(nil) }, expired: {
-                self.logger.warning("notification handler timed out", metadata: ["method": "\(notification.method)"])
+                self.logger.warning("notification handler timed out", metadata: ["method": .bounded(notification.method)])
                 answer(nil)
             })
         case .run(let request, let session, let ticket):
@@ -122,7 +122,7 @@ extension JSONRPCServer {
             }
             await inflight.start({ await self.execute(request, session: session, handler) }, on: executor, finished: deliver,
                                  expired: {
-                self.logger.warning("handler timed out", metadata: ["method": "\(request.method)"])
+                self.logger.warning("handler timed out", metadata: ["method": .bounded(request.method)])
                 deliver(self.timedOut(request, session: session))
             })
         case .nothing, .reply, .replyThenClose:

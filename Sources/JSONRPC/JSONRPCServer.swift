@@ -2,6 +2,7 @@ import CoreMetrics
 public import Logging
 public import SignalingSupport
 import Tracing
+import WebSocketTransport
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
@@ -44,6 +45,23 @@ public final class JSONRPCServer: Sendable {
         public var duplicateRetention: Duration
         /// Finished responses remembered per session. Default 1,000.
         public var maxRememberedResponses: Int
+        /// The bytes one session's duplicate detection may hold (its finished responses and their ids, plus a fixed
+        /// overhead per entry; the params are kept as a digest); past it the oldest are forgotten first
+        /// (docs/wire-protocol.md#dedupe). Default 1 MiB.
+        public var maxRememberedBytesPerSession: Int
+        /// The bytes the duplicate detection of every session of this server may hold together; past it a response
+        /// is sent but not remembered (a copy then runs again). Default 64 MiB.
+        public var maxRememberedBytesPerServer: Int
+        /// Requests and notifications one batch may hold (JSON-RPC 2.0 §6); a longer batch is refused whole with one
+        /// -32600 error, `id: null`, whose `data` names the limit (docs/wire-protocol.md#limits). Default 100.
+        public var maxBatchLength: Int
+        /// Who a connection speaks for (docs/architecture.md#identity): a session is bound to the principal of the
+        /// connection that opened it, and `connect{sessionId}` from a connection with another principal (`nil`
+        /// included) is refused with 40007, as an unknown session would be, whether the session's own socket is
+        /// open or gone. Called once per connection, where it is read (a WebSocket's service thread): it must be
+        /// quick and must not block. Default ``JSONRPCServer/bearerToken(of:)``: the upgrade's bearer token, so
+        /// without authentication every connection's principal is `nil` and every resume is allowed, as before.
+        public var principal: @Sendable (any MessageConnection) -> String?
         /// How long a session survives its connection, waiting for `connect{sessionId}`. Default 10 s.
         public var reconnectionWindow: Duration
         /// Deepest JSON nesting accepted; deeper input gets -32700. Default 128.
@@ -84,7 +102,11 @@ public final class JSONRPCServer: Sendable {
             clock: any SignalingClock = SystemClock(),
             maxInFlightPerConnection: Int = 64,
             handlerTimeout: Duration? = .seconds(30),
-            metrics: SignalingMetrics = SignalingMetrics()
+            metrics: SignalingMetrics = SignalingMetrics(),
+            maxRememberedBytesPerSession: Int = 1 << 20,
+            maxRememberedBytesPerServer: Int = 64 << 20,
+            maxBatchLength: Int = 100,
+            principal: @escaping @Sendable (any MessageConnection) -> String? = JSONRPCServer.bearerToken(of:)
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -100,6 +122,10 @@ public final class JSONRPCServer: Sendable {
             self.maxInFlightPerConnection = maxInFlightPerConnection
             self.handlerTimeout = handlerTimeout
             self.metrics = metrics
+            self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
+            self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
+            self.maxBatchLength = maxBatchLength
+            self.principal = principal
         }
     }
 
@@ -113,6 +139,10 @@ public final class JSONRPCServer: Sendable {
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    /// The byte budget every session's duplicate detection counts against.
+    let rememberedBytes: ResponseCacheBudget
+    /// Keeps the lines a client can trigger at will from flooding the log (docs/operations.md#logs).
+    let logThrottle: LogThrottle
     var logger: Logger { configuration.logger }
 
     /// Creates a server with no methods but the built-ins.
@@ -120,6 +150,16 @@ public final class JSONRPCServer: Sendable {
         self.configuration = configuration
         metrics = ServerMetrics(configuration.metrics)
         router = MethodRouter(metrics: metrics)
+        rememberedBytes = ResponseCacheBudget(perSession: configuration.maxRememberedBytesPerSession,
+                                              perServer: configuration.maxRememberedBytesPerServer)
+        logThrottle = LogThrottle(clock: configuration.clock)
+    }
+
+    /// The default ``Configuration/principal``: the bearer token of a WebSocket connection's upgrade
+    /// (`Authorization: Bearer …`, else `?access_token=`; `UpgradeRequest.bearerToken`), `nil` for any other
+    /// connection.
+    public static func bearerToken(of connection: any MessageConnection) -> String? {
+        (connection as? WebSocketMessageConnection)?.webSocket.request?.bearerToken
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
@@ -173,8 +213,9 @@ public final class JSONRPCServer: Sendable {
     }
 
     private func serveTraced(_ connection: any MessageConnection) async {
-        let binding = ConnectionBinding(connection)
-        let first = ServerSession(binding: binding, configuration: configuration, metrics: metrics) {
+        let binding = ConnectionBinding(connection, principal: configuration.principal(connection))
+        let first = ServerSession(binding: binding, configuration: configuration, budget: rememberedBytes,
+                                  metrics: metrics) {
             [weak self] session in self?.endSession(session)
         }
         sessions.withLock { $0[first.id] = first }

@@ -9,6 +9,9 @@ import SignalingSupport
 public final class ServerSession: Sendable, CustomStringConvertible {
     /// The session id (`sessionId` on the wire). Treat it as a secret.
     public let id: String
+    /// Who the connection that opened the session speaks for (``JSONRPCServer/Configuration/principal``): a resume
+    /// needs a connection with the same one.
+    let principal: String?
     let responses: ResponseCache
     let pending: PendingRequests
     private let binding: LockedValue<ConnectionBinding?>
@@ -23,14 +26,15 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// The server's instruments, if on (the session's outboxes count through them).
     let metrics: ServerMetrics?
 
-    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, metrics: ServerMetrics?,
-         end: @escaping @Sendable (ServerSession) -> Void) {
+    init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, budget: ResponseCacheBudget,
+         metrics: ServerMetrics?, end: @escaping @Sendable (ServerSession) -> Void) {
         id = SecureID.hex(bits: 128)
+        principal = binding.principal
         self.metrics = metrics
         ender = end
         self.binding = LockedValue(binding)
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
-                                  limit: configuration.maxRememberedResponses)
+                                  limit: configuration.maxRememberedResponses, budget: budget)
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
         requestTimeout = configuration.requestTimeout
     }
@@ -103,6 +107,16 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
     }
 
+    /// Whether a connection bound as `binding` may resume or take over this session: it speaks for the same
+    /// principal (compared in constant time; `nil` only matches `nil`).
+    func admits(_ binding: ConnectionBinding) -> Bool {
+        switch (principal, binding.principal) {
+        case (nil, nil): true
+        case (let mine?, let theirs?): SecureID.constantTimeEquals(mine, theirs)
+        default: false
+        }
+    }
+
     /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
     func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
         expiry.withLock { timer in
@@ -137,11 +151,17 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         expiry.withLock { $0?.cancel() }
         disarmWatchdog()
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
+        responses.forgetAll()
     }
 }
 
-/// One accepted connection, compared by identity (a `MessageConnection` may be a struct).
+/// One accepted connection, compared by identity (a `MessageConnection` may be a struct), and who it speaks for.
 final class ConnectionBinding: Sendable {
     let connection: any MessageConnection
-    init(_ connection: any MessageConnection) { self.connection = connection }
+    /// ``JSONRPCServer/Configuration/principal`` of the connection.
+    let principal: String?
+    init(_ connection: any MessageConnection, principal: String? = nil) {
+        self.connection = connection
+        self.principal = principal
+    }
 }

@@ -21,6 +21,6 @@ public struct RoomJoinAttempt: Sendable, Hashable {
     }
 
     /// The bearer token of the upgrade: `Authorization: Bearer …`, else `?access_token=` (for browsers, which
-    /// cannot set headers on a WebSocket).
+    /// cannot set headers on a WebSocket); `UpgradeRequest.bearerToken`.
     public var bearerToken: String? { upgrade?.bearerToken }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import JSONRPC
 import RoomCluster
+import SignalingSupport
 
 /// The live view of the rooms for operators (docs/operations.md): ``operationsSnapshot()``, and the `/admin`
 /// WebSocket subscription behind the admin token (``OperationsConfiguration/adminToken``).
@@ -56,18 +57,7 @@ extension RoomServer {
     /// constant time for tokens of one length.
     func isAdminToken(_ token: String?) -> Bool {
         guard let expected = configuration.operations.adminToken, let token else { return false }
-        return Self.constantTimeEquals(token, expected)
-    }
-
-    /// Whether `a` and `b` are equal, looking at every byte whatever the first difference.
-    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        var difference = left.count ^ right.count
-        for index in 0..<max(left.count, right.count) {
-            let l = index < left.count ? left[index] : 0, r = index < right.count ? right[index] : 0
-            difference |= Int(l ^ r)
-        }
-        return difference == 0
+        return SecureID.constantTimeEquals(token, expected)
     }
 
     /// The admin subscription's own JSON-RPC server: plain JSON-RPC 2.0 (no Kurento session ids, so no session id

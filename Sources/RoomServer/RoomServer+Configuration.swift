@@ -42,6 +42,13 @@ extension RoomServer {
         /// take a well-known id before its owner. `{ _ in true }` lets anyone choose, first come first served, as
         /// Kurento did (`room-server --allow-client-tree-ids`; stock KurentoTree.js always sends its own id).
         public var authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)?
+        /// Who an upgrade speaks for (docs/architecture.md#identity): each session is bound to the principal of the
+        /// upgrade that opened it, and `connect{sessionId}` from an upgrade with another principal is refused with
+        /// 40007 (docs/wire-protocol.md#sessions), so a session id alone is no key to someone's identity. Return what
+        /// your authorizers decided on (a user id for a token that rotates); `nil` for an anonymous upgrade. It runs
+        /// on the transport's service thread once per connection: it must be quick and must not block. Default: the
+        /// upgrade's bearer token (`UpgradeRequest.bearerToken`), so without authentication nothing changes.
+        public var sessionPrincipal: @Sendable (UpgradeRequest) -> String?
         /// Answers `customRequest`; `nil` (the default) answers as Kurento does, -1 "Unsupported method". Throw a
         /// `RoomError` or an `RPCErrorObject` to answer with that error; return `nil` for an empty result.
         public var customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)?
@@ -77,6 +84,7 @@ extension RoomServer {
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)? = nil,
+            sessionPrincipal: @escaping @Sendable (UpgradeRequest) -> String? = { $0.bearerToken },
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
             cluster: ClusterConfiguration? = nil,
@@ -95,6 +103,7 @@ extension RoomServer {
             self.authorizeJoin = authorizeJoin
             self.authorizeUpgrade = authorizeUpgrade
             self.authorizeTreeId = authorizeTreeId
+            self.sessionPrincipal = sessionPrincipal
             self.customRequest = customRequest
             self.sharedObjects = sharedObjects
             self.cluster = cluster

@@ -5,6 +5,7 @@ public import RoomCluster
 import RoomProtocol
 public import SharedObjectServer
 import SignalingSupport
+import WebSocketTransport
 
 /// An embeddable Kurento Room server (docs/wire-protocol.md#room, docs/wire-protocol.md#compatibility and
 /// docs/architecture.md#identity): rooms, participants, identity, limits, and a ``MediaBackend`` for the endpoints.
@@ -61,10 +62,12 @@ public final class RoomServer: Sendable {
         self.listener = listener
         let media = OffLoopMediaBackend(backend: configuration.media)
         self.media = media
+        let principal = configuration.sessionPrincipal
         let rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
-            handlerTimeout: configuration.limits.handlerTimeout, metrics: configuration.metrics)
+            handlerTimeout: configuration.limits.handlerTimeout, metrics: configuration.metrics,
+            principal: { connection in (connection as? WebSocketMessageConnection)?.webSocket.request.flatMap(principal) })
         rpc = JSONRPCServer(configuration: rpcConfiguration)
         let metrics = configuration.metrics
         cluster = configuration.cluster.map { ClusterNode(configuration: $0, metricsFactory: metrics.factory) }

@@ -28,6 +28,18 @@ public enum SecureID {
         return bytes
     }
 
+    /// Whether two credentials are equal, looking at every byte whatever the first difference (constant time for
+    /// credentials of one length), so that the time a comparison takes tells nothing about where they differ.
+    public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        var difference = left.count ^ right.count
+        for index in 0..<max(left.count, right.count) {
+            let l = index < left.count ? left[index] : 0, r = index < right.count ? right[index] : 0
+            difference |= Int(l ^ r)
+        }
+        return difference == 0
+    }
+
     /// A shortened, log-safe form of a credential: its first 6 characters and an ellipsis.
     public static func redacted(_ credential: String) -> String {
         credential.count <= 6 ? "…" : String(credential.prefix(6)) + "…"

@@ -11,8 +11,8 @@ public struct UpgradeRequest: Sendable, Hashable {
     /// The peer's address.
     public var peerAddress: String
 
-    /// The bearer token: `Authorization: Bearer …`, else `?access_token=` (for browsers, which cannot set headers on a
-    /// WebSocket); `nil` without either (docs/architecture.md#identity).
+    /// The bearer token: `Authorization: Bearer …`, else `?access_token=` (for browsers, which cannot set headers
+    /// on a WebSocket); `nil` without either (docs/architecture.md#identity).
     public var bearerToken: String? {
         if let header = headers["authorization"], header.lowercased().hasPrefix("bearer ") {
             return String(header.dropFirst("bearer ".count))
