@@ -67,6 +67,9 @@ public final class RoomServer: Sendable {
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
             handlerTimeout: configuration.limits.handlerTimeout, metrics: configuration.metrics,
+            maxRememberedBytesPerSession: configuration.limits.maxRememberedBytesPerSession,
+            maxRememberedBytesPerServer: configuration.limits.maxRememberedBytesPerServer,
+            maxBatchLength: configuration.limits.maxBatchLength,
             principal: { connection in (connection as? WebSocketMessageConnection)?.webSocket.request.flatMap(principal) })
         rpc = JSONRPCServer(configuration: rpcConfiguration)
         let metrics = configuration.metrics

@@ -39,13 +39,24 @@ public struct RoomServerLimits: Sendable, Hashable {
     /// goes), and nobody else is touched: so one member can never fill the others' outbound queues. `nil`: no
     /// limit. Default 1 MiB.
     public var maxBroadcastBytesPerSecond: Int?
+    /// Requests in one JSON-RPC batch; a longer batch is refused whole with one -32600 naming the limit, none of it
+    /// run (`JSONRPCServer.Configuration.maxBatchLength`). Default 100.
+    public var maxBatchLength: Int
+    /// Bytes of remembered responses one session may hold for duplicate detection (docs/wire-protocol.md#dedupe);
+    /// past it the oldest are forgotten (`JSONRPCServer.Configuration.maxRememberedBytesPerSession`). Default 1 MiB.
+    public var maxRememberedBytesPerSession: Int
+    /// Bytes of remembered responses all sessions together may hold; past it a response is sent but not remembered
+    /// (`JSONRPCServer.Configuration.maxRememberedBytesPerServer`). Default 64 MiB.
+    public var maxRememberedBytesPerServer: Int
 
     /// Creates limits; every argument has its default.
     public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
                 maxQueuedNotifications: Int = 1000, maxRequestsPerSecond: Int? = nil, maxTrees: Int? = nil,
                 maxSinksPerTree: Int? = nil, maxConnectionsPerIP: Int? = nil, handshakeTimeout: Duration = .seconds(5),
                 maxInFlightPerConnection: Int = 64, handlerTimeout: Duration? = .seconds(30),
-                maxChatMessageBytes: Int = 8 * 1024, maxBroadcastBytesPerSecond: Int? = 1 << 20) {
+                maxChatMessageBytes: Int = 8 * 1024, maxBroadcastBytesPerSecond: Int? = 1 << 20,
+                maxBatchLength: Int = 100, maxRememberedBytesPerSession: Int = 1 << 20,
+                maxRememberedBytesPerServer: Int = 64 << 20) {
         self.maxRooms = maxRooms
         self.maxParticipantsPerRoom = maxParticipantsPerRoom
         self.maxQueuedCandidates = maxQueuedCandidates
@@ -59,5 +70,8 @@ public struct RoomServerLimits: Sendable, Hashable {
         self.handlerTimeout = handlerTimeout
         self.maxChatMessageBytes = maxChatMessageBytes
         self.maxBroadcastBytesPerSecond = maxBroadcastBytesPerSecond
+        self.maxBatchLength = maxBatchLength
+        self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
+        self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
     }
 }

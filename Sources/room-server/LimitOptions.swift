@@ -24,7 +24,7 @@ struct LimitOptions: ParsableArguments {
     var maxQueuedNotifications = RoomServerLimits().maxQueuedNotifications
 
     @Option(help: """
-        Room requests per second and session; more get -32000, twice as many close with 1008; 0: no limit.
+        Room and Tree requests per second and session; more get -32000, twice as many close with 1008; 0: no limit.
         """)
     var maxRequestsPerSecond = 100
 

@@ -81,4 +81,23 @@ import Glibc
         }
         await server.shutdown()
     }
+
+    @Test func anEmbedderSetsTheBatchCapThroughTheRoomServersLimits() async throws {
+        // Given a RoomServer whose limits allow batches of 2
+        let server = try await RoomServer.start(.init(limits: RoomServerLimits(maxBatchLength: 2)))
+        let peer = try await RoomPeer.dialing(server.url)
+        let entry = #"{"jsonrpc":"2.0","id":1,"method":"leaveRoom"}"#
+
+        // When a batch of 3 and then one of 2 are sent
+        try await peer.sendText("[" + Array(repeating: entry, count: 3).joined(separator: ",") + "]")
+        let refusal = try await peer.next()
+        try await peer.sendText("[" + Array(repeating: entry, count: 2).joined(separator: ",") + "]")
+        let answers = try await peer.next()
+
+        // Then the 3 are refused whole naming the limit, and the 2 are served
+        #expect(refusal["error"]?["code"] == -32600, "\(refusal.jsonText)")
+        #expect(refusal["error"]?["data"]?.stringValue?.contains("limit of 2") == true, "\(refusal.jsonText)")
+        #expect(answers.arrayValue?.count == 2, "\(answers.jsonText)")
+        await server.shutdown()
+    }
 }
