@@ -161,7 +161,7 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "JSONRPC", "WebSocketTransport",
+                "JSONRPC", "SignalingSupport", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

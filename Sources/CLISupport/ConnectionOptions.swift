@@ -5,7 +5,7 @@ public import WebSocketTransport
 
 /// How a command-line tool connects: the request timeout and retries, the bearer token, TLS trust and logging.
 /// Each tool turns these into its client's configuration.
-public struct ConnectionOptions: ParsableArguments {
+public struct ConnectionOptions: ParsableArguments, Sendable {
     @Option(help: "Seconds to wait for the WebSocket handshake, and for each response (the first attempt; each retry doubles it). Default 5, or 15 with --stock-kurento.")
     public var timeout: Double?
 

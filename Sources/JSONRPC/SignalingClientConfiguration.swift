@@ -35,6 +35,11 @@ public struct SignalingClientConfiguration: Sendable {
     /// Whether requests in flight when the connection dropped are re-sent after a resume (only to a server that says
     /// it dedupes; ``/JSONRPC/JSONRPCClient/Configuration/resendsOnResume``). Default on.
     public var resendsOnResume: Bool
+    /// Whether a call made while there is no connection opens one (a fresh session). Default on. A client that
+    /// must not go on in a new session once its connection ended for good (a 1008 or 1009 close, see
+    /// ``/JSONRPC/JSONRPCClient/reconnects(after:)``) turns it off and calls `connect()` itself: its calls then
+    /// fail with ``/JSONRPC/RPCError/connectionClosed(_:)``.
+    public var autoConnect: Bool
 
     /// Creates a configuration; every argument has the default its property documents.
     public init(
@@ -48,7 +53,8 @@ public struct SignalingClientConfiguration: Sendable {
         reconnect: JSONRPCClient.ReconnectPolicy = .standard,
         heartbeat: JSONRPCClient.Heartbeat = .standard,
         metrics: SignalingMetrics = SignalingMetrics(),
-        resendsOnResume: Bool = true
+        resendsOnResume: Bool = true,
+        autoConnect: Bool = true
     ) {
         self.requestTimeout = requestTimeout
         self.retries = retries
@@ -61,6 +67,7 @@ public struct SignalingClientConfiguration: Sendable {
         self.heartbeat = heartbeat
         self.metrics = metrics
         self.resendsOnResume = resendsOnResume
+        self.autoConnect = autoConnect
     }
 
     /// Settings safe against a stock Kurento Room or Tree server (docs/wire-protocol.md#stock-kurento), the
@@ -74,8 +81,8 @@ public struct SignalingClientConfiguration: Sendable {
 
     /// The settings of the client's ``JSONRPCClient``.
     package var rpc: JSONRPCClient.Configuration {
-        .init(requestTimeout: requestTimeout, retries: retries, reconnect: reconnect, heartbeat: heartbeat, logger: logger,
-              clock: clock, metrics: metrics, resendsOnResume: resendsOnResume)
+        .init(requestTimeout: requestTimeout, retries: retries, autoConnect: autoConnect, reconnect: reconnect,
+              heartbeat: heartbeat, logger: logger, clock: clock, metrics: metrics, resendsOnResume: resendsOnResume)
     }
 
     /// The WebSocket options with the `Authorization` header added when there is a token.

@@ -70,6 +70,9 @@ public final class TreeClient: Sendable {
     /// credential: do not log it.
     public var sessionId: String? { rpc.sessionId }
 
+    /// The JSON-RPC client under this tree client (e.g. to end its session with `closeSession`).
+    public var jsonRPCClient: JSONRPCClient { rpc }
+
     /// Publishes the event of one notification (in the receive loop, so events keep wire order).
     private func apply(_ notification: RPCNotification) {
         guard let method = TreeNotificationMethod(rawValue: notification.method) else {
