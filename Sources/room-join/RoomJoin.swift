@@ -9,17 +9,20 @@ import RoomProtocol
 /// participants it was told to expect, acts (messages), then prints every event until the connection ends or
 /// `--duration` has passed. The run itself is in `RoomJoin+Run.swift`.
 @main
-struct RoomJoin: AsyncParsableCommand {
+struct RoomJoin: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "room-join",
         abstract: "Join a Kurento room from a terminal and print what happens in it.",
         discussion: """
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
-            5 protocol error, timeout (including --wait-timeout) or lost connection; 6 evicted or room closed; 130 on SIGINT, after leaving the room cleanly.
+            5 protocol error, timeout (including --wait-timeout) or lost connection (a 1008 or 1009 close is never \
+            reconnected); 6 evicted or room closed; 130 on SIGINT, 143 on SIGTERM. Every exit first leaves the room and ends \
+            the session (closeSession); without a connection a signal exits at once, and a second signal always does.
 
             Interactive mode (stdin is a terminal, or --interactive): each line typed is sent to the room as chat; \
             /who lists the participants and their streams (with --json one `participants` line); /msg USER TEXT \
-            sends TEXT to USER only; /leave, or the end of input (Ctrl-D), leaves the room and exits 0. An unknown \
+            sends TEXT to USER only; /leave, or the end of input (Ctrl-D), leaves the room (once your own chat came back, \
+            at most 2 s) and exits 0. An unknown \
             command is reported on stderr and the session goes on. Stdin is read on a thread of its own.
             """
     )

@@ -12,12 +12,12 @@ enum Step: Sendable {
     case waitExpired
     /// `--duration` passed since the actions were done.
     case durationElapsed
-    /// SIGINT arrived (see ``Steps/catchInterrupt()``).
-    case interrupted
     /// Interactive mode: a line typed on stdin (see ``Steps/readStandardInput()``).
     case input(String)
     /// Interactive mode: stdin ended.
     case inputEnded
+    /// `/leave` or the end of input waited ``ChatEchoes/bound`` for the echo of the user's own chat.
+    case echoWaitExpired
 }
 
 /// The merged stream of ``Step``s: room events are forwarded as they come, timers are added with ``after(_:_:)``.

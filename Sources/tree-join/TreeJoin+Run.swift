@@ -1,6 +1,5 @@
 import ArgumentParser
 import CLISupport
-import Dispatch
 import Foundation
 import JSONRPC
 import RoomProtocol
@@ -11,7 +10,8 @@ import WebSocketTransport
 /// Why the stay ended.
 enum Stop: Sendable {
     case duration
-    case interrupted
+    /// SIGINT or SIGTERM.
+    case signal(Int32)
     case connectionEnded(String)
 }
 
@@ -35,11 +35,9 @@ extension TreeJoin {
 
     func run() async throws {
         let (stops, stop) = AsyncStream<Stop>.makeStream()
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        interrupt.setEventHandler { stop.yield(.interrupted) }
-        interrupt.resume()
-        defer { interrupt.cancel() }
+        // SIGTERM as SIGINT: the tree is released before the exit (a second signal exits at once).
+        let sources = ExitSignals.catching { stop.yield(.signal($0)) }
+        defer { for source in sources { source.cancel() } }
 
         var setup = Setup(tree: tree)
         let reason: String, code: Int32
@@ -53,7 +51,7 @@ extension TreeJoin {
             }
             switch await stops.first(where: { _ in true }) {
             case .duration?, nil: (reason, code) = ("duration", 0)
-            case .interrupted?: (reason, code) = ("interrupted", 130)
+            case .signal(let number)?: (reason, code) = ("interrupted", ExitSignals.exitCode(for: number))
             case .connectionEnded(let message)?:
                 output.error(message)
                 (reason, code) = ("disconnected", 5)

@@ -17,7 +17,8 @@ struct TreeJoin: AsyncParsableCommand {
             --tree and nothing else is done to it.
 
             Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 refused by the tree server (the Tree error code is \
-            printed); 5 protocol error, timeout or lost connection; 130 on SIGINT, after cleaning up.
+            printed); 5 protocol error, timeout or lost connection; 130 on SIGINT and 143 on SIGTERM, after cleaning up \
+            (the tree released, each session ended with closeSession; a second signal exits at once).
             """
     )
 

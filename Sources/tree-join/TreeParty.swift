@@ -65,10 +65,11 @@ final class TreeParty: Sendable {
         get async { await media.connection(name)?.signalingState.rawValue ?? "closed" }
     }
 
-    /// Closes the connection, then lets the event follower finish the events that came before the close (their
+    /// Ends the session (`closeSession`, so that the server keeps nothing of it for its reconnection window) and
+    /// closes the connection, then lets the event follower finish the events that came before the close (their
     /// candidates are still reported); a follower that sees no close within a second is cancelled.
     func stop() async {
-        await client.disconnect()
+        await client.jsonRPCClient.closeSession()
         let follower = follower
         let grace = Task {
             try? await Task.sleep(for: .seconds(1))

@@ -46,6 +46,25 @@ struct TreeJoinCLITests {
         await server.shutdown()
     }
 
+    @Test("SIGTERM cleans up as SIGINT does and exits 143: the next run creates the same tree at once")
+    func terminate() async throws {
+        let server = try await RoomServer.start(.init(reconnectionWindow: .seconds(60), authorizeTreeId: { _ in true }))
+        let child = try ChildProcess("tree-join", [server.treeURL, "--tree", "channel", "--sinks", "1", "--json"])
+        while let line = try await child.nextLine(), Self.event(of: line) != "sink" {}
+        #expect(server.trees["channel"]?.sinks.count == 1)
+
+        child.send(SIGTERM)
+
+        #expect(try await child.exitStatus() == 143)
+        #expect(await child.remainingLines().suffix(2).compactMap(Self.event(of:)) == ["released", "done"])
+        #expect(server.trees.isEmpty)
+        let again = try ChildProcess("tree-join", [server.treeURL, "--tree", "channel", "--duration", "0.05"])
+        let status = try await again.exitStatus()
+        let stderr = await again.stderr
+        #expect(status == 0, "\(stderr)")
+        await server.shutdown()
+    }
+
     @Test("--duration cleans up and exits 0; a refused step exits 4, no server 3, bad usage 2")
     func exitCodes() async throws {
         let server = try await RoomServer.start(.init())
