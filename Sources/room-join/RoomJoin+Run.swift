@@ -24,6 +24,7 @@ extension RoomJoin {
         // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
         var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
+        try await learnServer(client)
         try await reportConnection(&pending)
         try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
@@ -74,11 +75,7 @@ extension RoomJoin {
         do {
             try await client.connect()
         } catch {
-            if case RPCError.connectionClosed(let end?) = error {
-                output.error("cannot connect to \(url): \(end.reason)")
-            } else {
-                output.error("cannot connect to \(url): \(error)")
-            }
+            output.error("cannot connect to \(url): \(Problem.connectFailure(error, url: url))")
             throw ExitCode(3)
         }
     }
@@ -103,12 +100,10 @@ extension RoomJoin {
     private func join(_ client: RoomClient) async throws {
         do {
             output.report(.joined(room: room, user: user, peers: try await client.join()))
-        } catch let error as RoomError {
-            output.error("join refused: \(error)")
-            throw ExitCode(4)
         } catch {
-            output.error("join failed: \(error)")
-            throw ExitCode(5)
+            let (message, code) = Self.joinFailure(error)
+            output.error(message)
+            throw ExitCode(code)
         }
     }
 
@@ -119,6 +114,9 @@ extension RoomJoin {
         try await call("send the message") {
             for text in message { try await client.sendMessage(text) }
             for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }
+        }
+        try await call("send the customRequest") {
+            for json in custom { try await sendCustom(try Self.customParams(json), client) }
         }
         if let duration { steps.after(duration, .durationElapsed) }
     }
@@ -133,7 +131,7 @@ extension RoomJoin {
         do {
             try await body()
         } catch {
-            try end("error", "cannot \(what): \(error)")
+            try end("error", "cannot \(what): \(Problem.describe(error))")
         }
     }
 
@@ -150,7 +148,7 @@ extension RoomJoin {
         case .participantEvicted, .roomClosed:
             throw ExitCode(6)
         case .connectionStateChanged(.disconnected(let end)):
-            try self.end("disconnected", "connection ended: \(end.map(\.description) ?? "closed")")
+            try self.end("disconnected", "connection ended: \(end.map { Problem.connectionEnded($0, url: url) } ?? "closed")")
         default:
             break
         }
