@@ -50,7 +50,7 @@ extension JSONRPCClient {
     /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
     func perform(_ method: String, params: JSONValue?, timeout: Duration?,
                  onSuccess: (@Sendable (JSONValue) -> Void)? = nil) async throws -> JSONValue {
-        if Task.isCancelled { throw RPCError.cancelled }
+        try await waitForSlot()
         let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, onSuccess: onSuccess)
         return try await withTaskCancellationHandler {
             await dispatch(text, completing: [id])
@@ -58,6 +58,32 @@ extension JSONRPCClient {
         } onCancel: {
             pending.complete(id, with: .failure(.cancelled))
         }
+    }
+
+    /// Waits for the request's slot when requests are paced (``paceRequests(perSecond:)``).
+    /// - Throws: ``RPCError/cancelled`` when the calling task is cancelled.
+    private func waitForSlot() async throws {
+        if Task.isCancelled { throw RPCError.cancelled }
+        let delay = pacer.reserve(at: clock.now)
+        guard delay > .zero else { return }
+        do { try await clock.sleep(for: delay) } catch { throw RPCError.cancelled }
+    }
+
+    /// Spaces this client's requests evenly at `perSecond` at most (a request waits for its slot before it is
+    /// sent, so a burst of calls becomes a queue), to stay under a server's request rate limit
+    /// (``ServerDescription/requestsPerSecond``); `nil` (the default) sends every request at once. Retries, pings
+    /// and notifications are not paced.
+    public func paceRequests(perSecond: Double?) { pacer.setRate(perSecond) }
+
+    /// The rate ``paceRequests(perSecond:)`` set; `nil` when requests are not paced.
+    public var requestPace: Double? { pacer.rate }
+
+    /// Asks the server to describe itself: a `connect` without `sessionId` (which names the current session and
+    /// changes nothing), whose result carries the service, capabilities and limits of
+    /// docs/wire-protocol.md#server-description. A stock Kurento server answers with none of them.
+    /// - Throws: ``RPCError``, as ``call(_:params:timeout:)``.
+    public func describeServer(timeout: Duration? = nil) async throws -> ServerDescription {
+        ServerDescription(connectResult: try await perform(KurentoConventions.connect, params: nil, timeout: timeout))
     }
 
     /// Calls `method` with Encodable params and decodes the result as `R`. A Kurento-wrapped result

@@ -19,6 +19,9 @@ extension JSONRPCClient {
     func reconnect(after loss: ConnectionEnd, lostAt: ClockInstant, backoff: Backoff, epoch: Int) async {
         var attempt = 0
         var last = loss
+        // Attempts that failed to connect: when the budget runs out during one more, the message still says why the
+        // others failed ("refused"), not only that the last one was cut short.
+        var failedConnects = 0
         while true {
             attempt += 1
             let elapsed = clock.now - lostAt
@@ -36,9 +39,12 @@ extension JSONRPCClient {
             case .failed(let error):
                 if Task.isCancelled { return }
                 last = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "connect failed: \(error)")
+                failedConnects += 1
                 continue
             case .timedOut:
-                last = ConnectionEnd(code: 1006, reason: "the connect attempt outlasted the reconnect budget")
+                if failedConnects == 0 {
+                    last = ConnectionEnd(code: 1006, reason: "the connect attempt outlasted the reconnect budget")
+                }
                 continue
             }
             switch await resume(on: connection, loss: loss, epoch: epoch) {
@@ -54,7 +60,9 @@ extension JSONRPCClient {
                 }
             }
         }
-        giveUp(ConnectionEnd(code: last.code, reason: "gave up reconnecting after \(backoff.budget): \(last.reason)"),
+        let attempts = failedConnects > 0 ? " (\(failedConnects) attempt(s) could not connect)" : ""
+        giveUp(ConnectionEnd(code: last.code,
+                             reason: "gave up reconnecting after \(backoff.budget)\(attempts): \(last.reason)"),
                epoch: epoch)
     }
 

@@ -65,6 +65,8 @@ public final class JSONRPCClient: Sendable {
     let callbacks = CallbackQueue()
     /// The instruments, when ``Configuration/metrics`` is enabled.
     let metrics: ClientMetrics?
+    /// Spaces the requests (``paceRequests(perSecond:)``); off by default.
+    let pacer = RequestPacer()
     var logger: Logger { configuration.logger }
     var clock: any SignalingClock { configuration.clock }
 

@@ -138,8 +138,7 @@ extension JSONRPCServer {
             return .reply(.result(result, id: request.id))
         case KurentoConventions.connect:
             guard let wanted = request.params?["sessionId"]?.stringValue else {
-                return .reply(.result(["value": "OK", "sessionId": .string(session.id),
-                                       "capabilities": capabilities.advertised], id: request.id))
+                return .reply(.result(connectResult("OK", sessionId: session.id), id: request.id))
             }
             guard let resumed = self.session(id: wanted) else {
                 logger.log(.info, "connect to an unknown session", metadata: ["session": .bounded(SecureID.redacted(wanted))],
@@ -167,14 +166,22 @@ extension JSONRPCServer {
                 for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }
             // docs/wire-protocol.md#stock-kurento: "capabilities" tells our clients what a stock server does not do.
-            return .reply(.result(["value": "reconnection successful", "sessionId": .string(resumed.id),
-                                   "capabilities": capabilities.advertised], id: request.id))
+            return .reply(.result(connectResult("reconnection successful", sessionId: resumed.id), id: request.id))
         case KurentoConventions.closeSession:
             endSession(session)
             return .replyThenClose(.result("bye", id: request.id))
         default:
             return nil
         }
+    }
+
+    /// A `connect` result: `value`, `sessionId`, `capabilities` and the ``Configuration/advertised`` members.
+    private func connectResult(_ value: String, sessionId: String) -> JSONValue {
+        var result = configuration.advertised
+        result["value"] = .string(value)
+        result["sessionId"] = .string(sessionId)
+        result["capabilities"] = capabilities.advertised
+        return .object(result)
     }
 
     func execute(_ request: RPCRequest, session: ServerSession,

@@ -86,6 +86,11 @@ public final class JSONRPCServer: Sendable {
         /// outcome, latency, notifications, outbox depth, resumes, closes). Default: the factory the process
         /// bootstrapped when this configuration was made (none: no metrics, no cost).
         public var metrics: SignalingMetrics
+        /// Members added to both `connect` results beside `value`, `sessionId` and `capabilities`: what the server
+        /// tells its clients about itself. A `RoomServer` says there which service a path serves and the limits a
+        /// client should respect (`"service": "room"`, `"limits": {"requestsPerSecond": 100, …}`,
+        /// docs/wire-protocol.md#server-description); stock clients ignore them. Default: none.
+        public var advertised: [String: JSONValue]
 
         /// Creates a configuration; every argument has its default.
         public init(
@@ -106,7 +111,8 @@ public final class JSONRPCServer: Sendable {
             maxRememberedBytesPerSession: Int = 1 << 20,
             maxRememberedBytesPerServer: Int = 64 << 20,
             maxBatchLength: Int = 100,
-            principal: @escaping @Sendable (any MessageConnection) -> String? = JSONRPCServer.bearerToken(of:)
+            principal: @escaping @Sendable (any MessageConnection) -> String? = JSONRPCServer.bearerToken(of:),
+            advertised: [String: JSONValue] = [:]
         ) {
             self.conventions = conventions
             self.requestTimeout = requestTimeout
@@ -126,6 +132,7 @@ public final class JSONRPCServer: Sendable {
             self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
             self.maxBatchLength = maxBatchLength
             self.principal = principal
+            self.advertised = advertised
         }
     }
 

@@ -63,14 +63,15 @@ public final class RoomServer: Sendable {
         let media = OffLoopMediaBackend(backend: configuration.media)
         self.media = media
         let principal = configuration.sessionPrincipal
-        let rpcConfiguration = JSONRPCServer.Configuration(
+        var rpcConfiguration = JSONRPCServer.Configuration(
             reconnectionWindow: configuration.reconnectionWindow, logger: configuration.logger,
             clock: configuration.clock, maxInFlightPerConnection: configuration.limits.maxInFlightPerConnection,
             handlerTimeout: configuration.limits.handlerTimeout, metrics: configuration.metrics,
             maxRememberedBytesPerSession: configuration.limits.maxRememberedBytesPerSession,
             maxRememberedBytesPerServer: configuration.limits.maxRememberedBytesPerServer,
             maxBatchLength: configuration.limits.maxBatchLength,
-            principal: { connection in (connection as? WebSocketMessageConnection)?.webSocket.request.flatMap(principal) })
+            principal: { connection in (connection as? WebSocketMessageConnection)?.webSocket.request.flatMap(principal) },
+            advertised: Self.advertised(.room, configuration))
         rpc = JSONRPCServer(configuration: rpcConfiguration)
         let metrics = configuration.metrics
         cluster = configuration.cluster.map { ClusterNode(configuration: $0, metricsFactory: metrics.factory) }
@@ -78,6 +79,7 @@ public final class RoomServer: Sendable {
         let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster,
                                     gauges: RoomGauges(metrics))
         self.registry = registry
+        rpcConfiguration.advertised = Self.advertised(.tree, configuration)
         treeRPC = JSONRPCServer(configuration: rpcConfiguration)
         treeRegistry = TreeRegistry(limits: configuration.limits)
         operations = OperationsState(clustered: cluster != nil)

@@ -6,7 +6,12 @@ import RoomClient
 extension RoomJoin {
     /// The commands, for `--help` and for the error on an unknown one.
     static let commandsHelp = "/who (participants and streams), /msg USER TEXT (private), "
-        + "/set KEY VALUE (on the first --shared-object; VALUE is JSON, else a string), /leave"
+        + "/custom JSON (a customRequest), /set KEY VALUE (on the first --shared-object; VALUE is JSON, else a string), "
+        + "/leave"
+
+    /// The error of `/set` in a run without `--shared-object`.
+    static let setNeedsSharedObject = "/set needs a shared object: start room-join with --shared-object NAME"
+
 
     /// Whether stdin is read: it is a terminal, or `--interactive` forces it.
     var isInteractive: Bool { interactive || isatty(0) == 1 }
@@ -15,7 +20,7 @@ extension RoomJoin {
     /// is reported, and the session goes on.
     func perform(_ line: String, _ client: RoomClient) async throws -> Bool {
         guard line.hasPrefix("/") else {
-            if !line.isEmpty { await attempt("send the message") { try await client.sendMessage(line) } }
+            if !line.isEmpty { await sendChat(line, client) }
             return false
         }
         let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
@@ -27,21 +32,23 @@ extension RoomJoin {
             output.report(.participants(client.peers))
         case "/msg" where words.count == 3:
             let user = String(words[1]), text = String(words[2])
-            await attempt("send the private message to \(user)") { try await client.sendPrivateMessage(text, to: user) }
+            await sendChat(text, to: user, client)
         case "/msg":
             output.error("usage: /msg USER TEXT")
+        case "/custom":
+            let json = line.dropFirst("/custom".count).trimmingCharacters(in: .whitespaces)
+            do {
+                try await sendCustom(try Self.customParams(json), client)
+            } catch {
+                output.error("cannot send the customRequest: \(Problem.describe(error))")
+            }
+        case "/set":
+            // With --shared-object, SharedObjectWatch took the line before it came here.
+            output.error(Self.setNeedsSharedObject)
         default:
             output.error("unknown command \(line) (commands: \(Self.commandsHelp))")
         }
         return false
     }
 
-    /// Runs one room call; a failure is reported as "cannot `what`", and the session goes on.
-    private func attempt(_ what: String, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-        } catch {
-            output.error("cannot \(what): \(error)")
-        }
-    }
 }

@@ -27,7 +27,7 @@ extension RoomJoin {
             do {
                 try await media.add(candidate, for: endpoint)
             } catch {
-                output.error("cannot add the ICE candidate \(candidate.candidate): \(error)")
+                output.error("cannot add the ICE candidate \(candidate.candidate): \(Problem.describe(error))")
             }
         case .participantPublished(let peer):
             try await receiveIfWanted(peer, client, &media)

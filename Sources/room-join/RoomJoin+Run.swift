@@ -63,6 +63,7 @@ extension RoomJoin {
         // One iterator for the whole run: the connection's events are read before joining, the rest in the loop.
         var pending = steps.stream.makeAsyncIterator()
         try await connect(client)
+        try await learnServer(client)
         try await reportConnection(&pending)
         try await join(client)
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
@@ -129,11 +130,7 @@ extension RoomJoin {
         do {
             try await client.connect()
         } catch {
-            if case RPCError.connectionClosed(let end?) = error {
-                output.error("cannot connect to \(url): \(end.reason)")
-            } else {
-                output.error("cannot connect to \(url): \(error)")
-            }
+            output.error("cannot connect to \(url): \(Problem.connectFailure(error, url: url))")
             throw ExitCode(3)
         }
     }
@@ -158,12 +155,10 @@ extension RoomJoin {
     private func join(_ client: RoomClient) async throws {
         do {
             output.report(.joined(room: room, user: user, peers: try await client.join()))
-        } catch let error as RoomError {
-            output.error("join refused: \(error)")
-            throw ExitCode(4)
         } catch {
-            output.error("join failed: \(error)")
-            throw ExitCode(5)
+            let (message, code) = Self.joinFailure(error)
+            output.error(message)
+            throw ExitCode(code)
         }
     }
 
@@ -174,6 +169,9 @@ extension RoomJoin {
         try await call("send the message") {
             for text in message { try await client.sendMessage(text) }
             for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }
+        }
+        try await call("send the customRequest") {
+            for json in custom { try await sendCustom(try Self.customParams(json), client) }
         }
         if let duration { steps.after(duration, .durationElapsed) }
     }
@@ -218,7 +216,7 @@ extension RoomJoin {
         do {
             try await body()
         } catch {
-            try end("error", "cannot \(what): \(error)")
+            try end("error", "cannot \(what): \(Problem.describe(error))")
         }
     }
 
@@ -254,6 +252,6 @@ extension RoomJoin {
         case 1009: ": a message was over the server's size limit; not reconnecting"
         default: ""
         }
-        try self.end("disconnected", "connection ended: \(end.map(\.description) ?? "closed")\(hint)")
+        try self.end("disconnected", "connection ended: \(end.map { Problem.connectionEnded($0, url: url) } ?? "closed")\(hint)")
     }
 }

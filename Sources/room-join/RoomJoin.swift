@@ -14,16 +14,21 @@ struct RoomJoin: AsyncParsableCommand, Sendable {
         commandName: "room-join",
         abstract: "Join a Kurento room from a terminal and print what happens in it.",
         discussion: """
-            Exit codes: 0 ok; 2 usage; 3 cannot connect; 4 join refused (the room error code is printed); \
-            5 protocol error, timeout (including --wait-timeout) or lost connection (a 1008 or 1009 close is never \
-            reconnected); 6 evicted or room closed; 130 on SIGINT, 143 on SIGTERM. Every exit first leaves the room and ends \
-            the session (closeSession); without a connection a signal exits at once, and a second signal always does.
+            Exit codes: 0 ok; 2 usage (also a user or room name the server would refuse); 3 cannot connect (also: \
+            the URL serves Tree, not Room); 4 join refused (the room error code is printed, or the server's cluster \
+            is unavailable); 5 protocol error, timeout (including --wait-timeout) or lost connection (a 1008 or 1009 \
+            close is never reconnected); 6 evicted or room closed; 130 on SIGINT, 143 on SIGTERM. Every exit first \
+            leaves the room and ends the session (closeSession); without a connection a signal exits at once, and a \
+            second signal always does.
 
             Interactive mode (stdin is a terminal, or --interactive): each line typed is sent to the room as chat; \
             /who lists the participants and their streams (with --json one `participants` line); /msg USER TEXT \
-            sends TEXT to USER only; /leave, or the end of input (Ctrl-D), leaves the room (once your own chat came back, \
-            at most 2 s) and exits 0. An unknown \
-            command is reported on stderr and the session goes on. Stdin is read on a thread of its own.
+            sends TEXT to USER only; /custom JSON sends a customRequest and prints its result; /set KEY VALUE sets \
+            KEY on the first --shared-object; /leave, or the end of input (Ctrl-D), leaves the room (once your own \
+            chat came back, at most 2 s) and exits 0. An unknown command is reported on stderr and the session goes \
+            on. Stdin is read on a thread of its own. Lines are queued and sent paced under the request limit the \
+            server advertises (20 a second when it says none), so piped input arrives whole; a line over the \
+            server's chat limit is refused locally, and a line that cannot be sent is reported with its text.
             """
     )
 
@@ -63,6 +68,10 @@ struct RoomJoin: AsyncParsableCommand, Sendable {
     @Option(name: .customLong("private"), help: ArgumentHelp("Send TEXT to USER only, as USER:TEXT (repeatable).", valueName: "USER:TEXT"))
     var privateMessages: [PrivateMessage] = []
 
+    @Option(help: ArgumentHelp("Send a customRequest with the JSON object PARAMS once present, and print its result "
+                               + "(repeatable).", valueName: "PARAMS"))
+    var custom: [String] = []
+
     @Flag(help: "Print one JSON object per line (Schemas/cli-events.schema.json), each with an `event` member.")
     var json = false
 
@@ -87,6 +96,8 @@ struct RoomJoin: AsyncParsableCommand, Sendable {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number") }
         }
         guard (expectPeers ?? 0) >= 0 else { throw ValidationError("--expect-peers must not be negative") }
+        try validateNames()
+        for json in custom { _ = try Self.customParams(json) }
     }
 
     /// Parses and runs, with usage errors exiting 2 (not ArgumentParser's 64) as the exit codes promise.

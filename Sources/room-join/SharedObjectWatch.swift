@@ -38,7 +38,7 @@ struct SharedObjectWatch {
                         do {
                             for try await event in events { output.report(Report(event, of: name)) }
                         } catch {
-                            output.error("shared object \(name): \(error)")
+                            output.error("shared object \(name): \(Problem.describe(error))")
                         }
                     }
                 }
@@ -49,7 +49,7 @@ struct SharedObjectWatch {
                 try await object.connect(persistent: options.persistent)
             } catch {
                 printer.cancel()
-                output.error("cannot connect to shared object \(object.name): \(error)")
+                output.error("cannot connect to shared object \(object.name): \(Problem.describe(error))")
                 throw ExitCode(5)
             }
         }
@@ -120,13 +120,13 @@ extension SharedObjectWatch {
             return true
         }
         guard let object = objects.first else {
-            output.error("/set needs a --shared-object")
+            output.error(RoomJoin.setNeedsSharedObject)
             return true
         }
         do {
             try await object.setProperty(key, value)
         } catch {
-            output.error("cannot set \(key) on shared object \(object.name): \(error)")
+            output.error("cannot set \(key) on shared object \(object.name): \(Problem.describe(error))")
         }
         return true
     }

@@ -269,3 +269,31 @@ extension ReconnectLifecycleTests {
         #expect(transport.attempts == 2)
     }
 }
+
+extension ReconnectLifecycleTests {
+    @Test func aBudgetSpentDuringAHangStillSaysWhyTheOtherAttemptsFailed() async throws {
+        // Given a client with a 2 s budget whose first reconnect attempt is refused, and whose next ones hang
+        let client = client(backoff: .init(budget: .seconds(2), reconnectionWindow: .seconds(1), seed: 3))
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        transport.refusing = true
+        await first.close(code: 1006, reason: "gone")
+        try await waitUntil("the second attempt") { [clock] in
+            clock.advance(by: .milliseconds(10))
+            return log.all.contains(.reconnecting(attempt: 2))
+        }
+        transport.refusing = false
+        transport.hanging = true
+
+        // When time passes until the budget is spent
+        try await waitUntil("the client to give up") { [clock] in
+            clock.advance(by: .milliseconds(100))
+            return log.all.contains { if case .disconnected(_?) = $0 { true } else { false } }
+        }
+
+        // Then the end says that an attempt could not connect, and why (issue 31: not only "outlasted the budget")
+        guard case .disconnected(let end?) = client.connectionState else { Issue.record("not disconnected"); return }
+        #expect(end.reason.contains("1 attempt(s) could not connect"), "\(end.reason)")
+        #expect(end.reason.contains("connection refused") && !end.reason.contains("outlasted"), "\(end.reason)")
+    }
+}
