@@ -41,10 +41,7 @@ extension RoomJoin {
     /// Sends `text` to the room, or to `user` only; reports a line that cannot be sent and goes on.
     func sendChat(_ text: String, to user: String? = nil, _ client: RoomClient) async {
         let target = user.map { " to \($0)" } ?? ""
-        if let problem = Self.oversize(text) {
-            output.error("cannot send \(Self.quoted(text))\(target): \(problem)")
-            return
-        }
+        if refusedLocally(text, to: user) { return }
         for attempt in 1...Self.rateLimitedAttempts {
             do {
                 if let user { try await client.sendPrivateMessage(text, to: user) } else { try await client.sendMessage(text) }
@@ -56,6 +53,14 @@ extension RoomJoin {
                 return
             }
         }
+    }
+
+    /// Whether `text` (to `user`, or to the room) is over the server's limit: then it is reported and not sent, and
+    /// the session goes on (a message over the frame limit would end the session with 1009).
+    func refusedLocally(_ text: String, to user: String? = nil) -> Bool {
+        guard let problem = Self.oversize(text) else { return false }
+        output.error("cannot send \(Self.quoted(text))\(user.map { " to \($0)" } ?? ""): \(problem)")
+        return true
     }
 
     /// Why `text` is too large to send, or `nil`: the server's chat limit when it says one, else its (or the

@@ -167,8 +167,10 @@ extension RoomJoin {
         if publish { try await publish(client, media) }
         for peer in client.peers { try await receiveIfWanted(peer, client, &media) }
         try await call("send the message") {
-            for text in message { try await client.sendMessage(text) }
-            for message in privateMessages { try await client.sendPrivateMessage(message.text, to: message.user) }
+            for text in message where !refusedLocally(text) { try await client.sendMessage(text) }
+            for message in privateMessages where !refusedLocally(message.text, to: message.user) {
+                try await client.sendPrivateMessage(message.text, to: message.user)
+            }
         }
         try await call("send the customRequest") {
             for json in custom { try await sendCustom(try Self.customParams(json), client) }

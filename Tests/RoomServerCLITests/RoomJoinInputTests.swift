@@ -48,6 +48,24 @@ struct RoomJoinInputTests {
         #expect(try await server.child.exitStatus() == 0)
     }
 
+    @Test("a --message over the server's chat limit is refused locally; the next --message is sent")
+    func oversizeMessageOption() async throws {
+        let server = try await RoomServerProcess.start()
+        let (bob, _) = try await joined("bob", at: server.url)
+        let texts = Self.messages(to: bob, from: "alice")
+        let alice = try ChildProcess("room-join", [server.url, "--room", "room1", "--user", "alice",
+                                                   "--message", String(repeating: "x", count: 9_000),
+                                                   "--message", "after", "--duration", "0.5"])
+
+        #expect(try await texts.value == ["after"])
+        #expect(try await alice.exitStatus() == 0)
+        let stderr = await alice.stderr
+        #expect(stderr.contains("message too large: 9000 bytes, the limit is 8 KiB"), "\(stderr)")
+        await bob.disconnect()
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
     @Test("bad names and an empty room are usage errors (exit 2) found before connecting")
     func badNames() async throws {
         // Nothing listens on port 9: a run that tried to connect would exit 3.
