@@ -10,6 +10,7 @@ struct SDPTool: AsyncParsableCommand {
         discussion: """
             Examples:
               sdp-tool inspect offer.sdp
+              sdp-tool inspect --strict offer.sdp   # lint warnings are errors
               pbpaste | sdp-tool inspect --json -
               sdp-tool candidate 'candidate:1 1 udp 2113929471 203.0.113.100 10100 typ host'
               sdp-tool answer offer.sdp --reject video
@@ -23,8 +24,8 @@ struct SDPTool: AsyncParsableCommand {
               sdp-tool check-answer o2.sdp a2.sdp --offerer-current o1.sdp --answerer-current a1.sdp
               sdp-tool offer --previous-offer o2.sdp --previous-answer a2.sdp --direction 1=inactive
 
-            Exit codes: 0 success; 1 invalid input (the message says 'line N: reason') or a broken rule; 2 usage \
-            error.
+            Exit codes: 0 success; 1 invalid input (the message says 'line N: reason'), a file that cannot be \
+            read, a broken rule, or a lint finding with --strict; 2 usage error.
             """,
         subcommands: [Inspect.self, Candidate.self, Offer.self, Answer.self, CheckAnswer.self]
     )
