@@ -154,7 +154,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "sdp-tool",
-            dependencies: ["SDP", "PeerManager", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "SDP", "PeerManager", "SignalingSupport", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         // What the command-line tools share: report lines (readable or --json), stderr, connection options.
@@ -200,25 +203,44 @@ let package = Package(
         .executableTarget(
             name: "jsonrpc-echo-server",
             dependencies: [
-                "JSONRPC", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JSONRPC", "SignalingSupport", "WebSocketTransport", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/jsonrpc-echo-server",
             swiftSettings: strict
         ),
+        // The examples parse their command lines with ArgumentParser and exit through CLISupport's
+        // mainExitingTwoOnUsageErrors, as the tools do: `--help` on stdout, a usage error one line and exit 2.
         .executableTarget(
-            name: "room-chat", dependencies: ["RoomClient", "JSONRPC"], path: "Examples/room-chat", swiftSettings: strict
+            name: "room-chat",
+            dependencies: [
+                "RoomClient", "RoomProtocol", "JSONRPC", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/room-chat", swiftSettings: strict
         ),
         .executableTarget(
-            name: "room-custom-server", dependencies: ["RoomServer", "JSONRPC", "SignalingSupport"],
+            name: "room-custom-server",
+            dependencies: [
+                "RoomServer", "JSONRPC", "SignalingSupport", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/room-custom-server", swiftSettings: strict
         ),
         .executableTarget(
             name: "room-publisher-receiver",
-            dependencies: ["RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC"],
+            dependencies: [
+                "RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/room-publisher-receiver", swiftSettings: strict
         ),
         .executableTarget(
-            name: "shared-color-sync", dependencies: ["SharedObjects", "RoomServer", "JSONRPC"],
+            name: "shared-color-sync",
+            dependencies: [
+                "SharedObjects", "RoomServer", "JSONRPC", "CLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/shared-color-sync", swiftSettings: strict
         ),
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Dispatch
 import Foundation
 import JSONRPC
@@ -15,7 +16,12 @@ import WebSocketTransport
 struct EchoServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jsonrpc-echo-server",
-        abstract: "A plain JSON-RPC 2.0 echo server over WebSocket."
+        abstract: "A plain JSON-RPC 2.0 echo server over WebSocket.",
+        discussion: """
+            The first line on stdout is the URL it serves. SIGINT or SIGTERM closes every connection with 1001.
+
+            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (e.g. the port is in use); 2 usage error.
+            """
     )
 
     @Option(help: "The address to bind.")
@@ -28,6 +34,8 @@ struct EchoServer: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
     }
 
+    static func main() async { await mainExitingTwoOnUsageErrors() }
+
     func run() async throws {
         // Installed before listening, so no signal is missed; the sources live until `run` returns.
         let (stop, sources) = ProcessSignals.stream([SIGINT, SIGTERM], label: "jsonrpc-echo-server.signals")
@@ -37,7 +45,13 @@ struct EchoServer: AsyncParsableCommand {
         var webSocket = WebSocketServerConfiguration()
         webSocket.host = host
         webSocket.port = port
-        let listener = try await server.listen(on: webSocket)
+        let listener: JSONRPCWebSocketListener
+        do {
+            listener = try await server.listen(on: webSocket)
+        } catch {
+            FileHandle.standardError.write(Data("jsonrpc-echo-server: cannot listen on \(host):\(port): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
         FileHandle.standardOutput.write(Data((listener.url + "\n").utf8))
         for await _ in stop { break }

@@ -1,3 +1,5 @@
+import ArgumentParser
+import CLISupport
 import Foundation
 import RoomClient
 import RoomProtocol
@@ -12,13 +14,31 @@ import SDP
 /// one local host candidate on 127.0.0.1 (made up: there is no real media) and applies the server's candidates.
 /// Exits 0 once both have reached the stable signaling state and left; any failure exits 1.
 @main
-struct PublisherReceiver {
-    static func main() async {
+struct PublisherReceiver: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "room-publisher-receiver",
+        abstract: "A publisher and a receiver negotiating SDP and trickle ICE through a room.",
+        discussion: """
+            Each side is a RoomClient with its own PeerManager: the publisher publishes, the receiver subscribes to \
+            it; each applies the answer, sends one made-up host candidate and applies the server's. Without a URL \
+            it starts a room server (simulated media) in this process.
+
+            Exit codes: 0 both reached the stable signaling state and left; 1 a step failed (the reason is on \
+            stderr); 2 usage error.
+            """
+    )
+
+    @Argument(help: "A room server's URL, e.g. ws://127.0.0.1:41234/room; none starts one in this process.")
+    var url: String?
+
+    static func main() async { await mainExitingTwoOnUsageErrors() }
+
+    func run() async throws {
         do {
-            try await run(url: CommandLine.arguments.dropFirst().first)
+            try await Self.run(url: url)
         } catch {
             FileHandle.standardError.write(Data("room-publisher-receiver: \(error)\n".utf8))
-            exit(1)
+            throw ExitCode.failure
         }
     }
 

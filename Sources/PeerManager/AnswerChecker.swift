@@ -17,6 +17,11 @@ public enum AnswerChecker {
         if offer.media.count != answer.media.count {
             report(.mLineCount, nil, "offer has \(offer.media.count) m-lines, answer \(answer.media.count)")
         }
+        let offerDuplicates = offer.duplicateMids
+        for duplicate in offerDuplicates { report(.uniqueMid, nil, "the offer's \(duplicate)") }
+        for duplicate in answer.duplicateMids where !offerDuplicates.contains(where: { $0.mid == duplicate.mid }) {
+            report(.uniqueMid, nil, "the answer's \(duplicate)")
+        }
         let offerTiming = offer.lines.first { $0.type == "t" }?.value
         let answerTiming = answer.lines.first { $0.type == "t" }?.value
         // An offer without t= (seen in RTSP-style SDP) leaves the answer free to write the usual "0 0".

@@ -11,6 +11,9 @@ public enum AnswerRule: String, Hashable, Sendable, Codable, CaseIterable {
     case timing = "t-line"
     /// RFC 5888 / JSEP: each offered a=mid is echoed unchanged.
     case midEcho = "mid-echo"
+    /// RFC 5888 §4: a mid names one m-line, in the offer and in the answer (an answer that echoes the offer's
+    /// repeated mid is reported once, for the offer).
+    case uniqueMid = "unique-mid"
     /// RFC 3264 §6: a stream rejected in the offer stays rejected.
     case rejectedStaysRejected = "rejected-stays-rejected"
     /// RFC 3264 §6.1: only offered payload types, with the offer's codec for each dynamic number.

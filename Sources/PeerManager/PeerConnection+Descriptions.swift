@@ -63,6 +63,7 @@ extension PeerConnection {
             // Parse before rolling back: a syntax error must leave the local offer in place.
             let description = try Self.parse(sdp)
             try Self.requireTransportParameters(description)
+            try Self.requireUniqueMids(description)
             events.append(.implicitRollback)
             rollback(events: &events)
             return try applyRemote(.offer, description, next: .haveRemoteOffer, events: events)
@@ -75,6 +76,7 @@ extension PeerConnection {
         }
         let description = try Self.parse(sdp)
         try Self.requireTransportParameters(description)
+        try Self.requireUniqueMids(description)
         if type != .offer, let offer = localDescription?.description {
             try Self.requireMatchingSections(answer: description, offer: offer)
         }
@@ -138,6 +140,11 @@ extension PeerConnection {
         for (index, (a, o)) in zip(answer.media, offer.media).enumerated() where a.kind != o.kind {
             throw .invalidAccess("m-line \(index) is \(a.kind) in the answer but \(o.kind) in the offer")
         }
+    }
+
+    /// RFC 5888 §4: a mid names one m-line; an answer to a repeated one could not say which section it answers.
+    static func requireUniqueMids(_ description: SessionDescription) throws(PeerConnectionError) {
+        if let duplicate = description.duplicateMids.first { throw .invalidAccess("\(duplicate)") }
     }
 
     /// W3C step 6: every section in use needs ICE credentials (RFC 8839 §5.4).

@@ -186,12 +186,12 @@ public actor PeerManager {
     }
 
     /// The rules a remote answer must keep for ``processAnswer(_:for:provisional:)`` to apply it: the m-lines and their kinds,
-    /// the transport profile, the mids echoed, a payload-type subset of the offer's, a BUNDLE group within the
+    /// the transport profile, the mids echoed and unique, a payload-type subset of the offer's, a BUNDLE group within the
     /// offered one, a DTLS role that fits the offered `a=setup`, and (renegotiating) the ICE-restart rule. The
     /// checker's other rules (directions, extensions, …) describe what a well-behaved answerer sends; real media
     /// servers bend some of them harmlessly, so they are reported by `sdp-tool check-answer` but not enforced here.
     public static let enforcedAnswerRules: Set<AnswerRule> = [
-        .mLineCount, .mediaType, .proto, .midEcho, .codecSubset, .bundleSubset, .setup, .iceRestart,
+        .mLineCount, .mediaType, .proto, .midEcho, .uniqueMid, .codecSubset, .bundleSubset, .setup, .iceRestart,
     ]
 
     /// The enforced rules `sdp` breaks as an answer to `connection`'s pending local offer; none when there is no

@@ -42,6 +42,8 @@ struct Answer: ParsableCommand, DescriptionMaking {
 
     func make(using generator: inout some RandomNumberGenerator) throws -> SessionDescription {
         let offerDescription = try InputReader.parse(offer)
+        // No answer can name a section of an offer that repeats a mid (RFC 5888 §4): refused, not copied.
+        if let duplicate = offerDescription.duplicateMids.first { InputReader.fail("\(offer): \(Lint.sentence(duplicate))") }
         let previousExchange = try previous.descriptions()
         var session: LocalSession
         if let previousExchange {

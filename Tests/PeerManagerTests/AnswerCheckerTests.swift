@@ -42,6 +42,11 @@ import Testing
         Breakage(rule: .sctpPort) { $0.media[2].sctpPort = nil },
         Breakage(rule: .extmapSubset) { $0.media[0].extmaps.append(ExtMap(id: 9, uri: "urn:ietf:params:rtp-hdrext:sdes:mid")) },
         Breakage(rule: .unsupportedRejected) { $0.media[2].formats = ["webrtc-other"] },
+        // An offer that repeats a mid, answered by a builder that copies it
+        Breakage(rule: .uniqueMid, offer: { $0.media[1].mid = "0" }) { a in
+            a.media[1].mid = "0"
+            a.groups = [MediaGroup(semantics: "BUNDLE", mids: ["0", "2"])]
+        },
     ]
 
     @Test func everyRuleHasABrokenAnswer() {

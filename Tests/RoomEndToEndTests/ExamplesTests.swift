@@ -20,8 +20,10 @@ import TestSupport
         #expect(try await bob.customRequest(["type": "whoami"]) == ["user": "bob", "room": "lobby"])
         #expect(try await bob.customRequest(["echo": 7]) == ["echo": 7])
 
-        // room-chat with empty input joins, says who is there, and leaves
+        // room-chat with empty input connects, joins, says who is there, and leaves
         let chat = try ChildProcess("room-chat", [url, "lobby", "alice"])
+        #expect(try await chat.nextLine() == "* connecting")
+        #expect(try await chat.nextLine() == "* connected")
         #expect(try await chat.nextLine() == "joined lobby; here: bob")
         #expect(try await chat.exitStatus() == 0)
         let seen = try await withDeadline(.seconds(10), "alice to join and leave") {
