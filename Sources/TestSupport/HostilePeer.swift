@@ -75,7 +75,8 @@ public final class HostilePeer: @unchecked Sendable {
         }
     }
 
-    /// The next request or notification; JSON-RPC `ping` requests (a heartbeat) are answered and skipped.
+    /// The next request or notification; JSON-RPC `ping` requests (a heartbeat) and a `connect` without params are
+    /// answered and skipped.
     /// Throws when the client closes first.
     public func nextMessage() throws -> Message {
         while true {
@@ -85,6 +86,12 @@ public final class HostilePeer: @unchecked Sendable {
                                   text: text)
             if message.method == "ping", let id = message.id {
                 try sendText(#"{"jsonrpc":"2.0","id":\#(id),"result":{"value":"pong"}}"#)
+                continue
+            }
+            // A client asking the server to describe itself (docs/wire-protocol.md#server-description) gets what a
+            // stock Kurento server answers, as a ping gets its pong.
+            if message.method == "connect", object["params"] == nil, let id = message.id {
+                try sendText(#"{"jsonrpc":"2.0","id":\#(id),"result":{"value":"OK","sessionId":"s"}}"#)
                 continue
             }
             return message

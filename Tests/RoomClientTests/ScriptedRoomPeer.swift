@@ -48,9 +48,15 @@ final class ScriptedRoomPeer: MessageTransport {
         return clientEnd
     }
 
-    /// The client's next message, which must be a request.
+    /// The client's next message, which must be a request. A `connect` without params (a client asking the server
+    /// to describe itself, docs/wire-protocol.md#server-description) is answered as a stock Kurento server answers
+    /// it, `{"value": "OK", "sessionId": "s"}`, and skipped.
     func nextRequest() async throws -> Request {
-        let message = try JSONValue(parsing: try await serverEnd.receive())
+        var message = try JSONValue(parsing: try await serverEnd.receive())
+        while message["method"] == "connect", message["params"] == nil, let id = message["id"] {
+            try await send(#"{"id":\#(id.jsonText),"result":{"value":"OK","sessionId":"s"},"jsonrpc":"2.0"}"#)
+            message = try JSONValue(parsing: try await serverEnd.receive())
+        }
         guard let method = message["method"]?.stringValue, let id = message["id"] else {
             throw ScriptError(description: "expected a request, got \(message.jsonText)")
         }
