@@ -4,7 +4,9 @@ extension RoomNaming {
     /// reorder what follows, such as U+202E), no line or paragraph separators, no private-use or unassigned code
     /// points (docs/wire-protocol.md#room-naming). The refusal names the first offending code point, never the name,
     /// which could reorder or break the text it is shown in.
-    /// - Parameter what: How the message names it ("User name", "Room name").
+    /// - Parameters:
+    ///   - name: The name to check.
+    ///   - what: How the message names it ("User name", "Room name").
     /// - Throws: ``RoomError`` 999 (``RoomErrorCode/generic``).
     public static func checkCharacters(_ name: String, of what: String) throws(RoomError) {
         guard let scalar = name.unicodeScalars.first(where: { refusedKind($0) != nil }), let kind = refusedKind(scalar)

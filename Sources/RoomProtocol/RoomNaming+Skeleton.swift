@@ -9,7 +9,7 @@ extension RoomNaming {
     /// As UTS #39 defines it: the NFD form, each character replaced by its prototype, NFD again; here on the NFKC
     /// form of the name (``normalized(_:)``), and with runs of spaces made one and spaces at either end dropped, so
     /// that `bob ` and `bob  smith` are not new names either. Case is kept, as UTS #39 keeps it: `Alice` and
-    /// `alice` are two names. The prototypes come from ``confusableTable``, which covers the Latin, Greek, Cyrillic,
+    /// `alice` are two names. The prototypes come from `confusableTable` (ConfusableTable.swift), which covers the Latin, Greek, Cyrillic,
     /// Armenian and Cherokee blocks, the phonetic extensions, general punctuation and letterlike symbols, not every
     /// script of confusables.txt.
     public static func skeleton(_ name: String) -> String {

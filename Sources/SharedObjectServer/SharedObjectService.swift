@@ -44,7 +44,7 @@ public final class SharedObjectService: Sendable {
         public var clientsCreatePersistentObjects: Bool
         /// Who a session is, for the ``/SharedObjects/SharedObjectSender`` of its updates and messages; `nil`: a
         /// session without a user, known by an anonymous id the service gives it. Called outside the service's
-        /// lock, for every `set` and `send`; keep it fast. Default: everyone is anonymous (a ``RoomServer`` names
+        /// lock, for every `set` and `send`; keep it fast. Default: everyone is anonymous (a `RoomServer` names
         /// the user and room a session joined).
         public var identify: @Sendable (ServerSession) -> SharedObjectSender?
         /// Decides whether a session may connect to an object: `false` answers 1102; a thrown

@@ -143,7 +143,7 @@ public final class SharedObject: Sendable {
     }
 
     /// Sends `method` with `params` to every client of the object, this one included
-    /// (``SharedObjectEvent/message(method:params:)``).
+    /// (``SharedObjectEvent/message(method:params:sender:)``).
     public func send(_ method: String, params: JSONValue? = nil) async throws {
         _ = try await rpc.call(SharedObjectMethod.send.rawValue,
                                params: SharedObjectSendParams(name: name, method: method, params: params).json)
