@@ -224,7 +224,7 @@ public final class JSONRPCServer: Sendable {
         let current = LockedValue(first)
         let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection, timeout: configuration.handlerTimeout,
                                     clock: configuration.clock)
-        logger.debug("serving", metadata: ["session": "\(first)"])
+        logger.debug("serving", metadata: ["session": .string(first.redactedID)])
         var end: ConnectionEnd
         while true {
             do {
@@ -250,7 +250,7 @@ public final class JSONRPCServer: Sendable {
             guard let self, let session else { return }
             self.endSession(session)
         }
-        logger.debug("connection ended", metadata: ["session": "\(session)", "reason": "\(end)", "detached": "\(detached)"])
+        logger.debug("connection ended", metadata: ["session": .string(session.redactedID), "reason": "\(end)", "detached": "\(detached)"])
         await noteOversizeClose(connection, end: end, session: session)
         await withTaskCancellationHandler {
             await inflight.waitUntilIdle()
@@ -268,7 +268,7 @@ public final class JSONRPCServer: Sendable {
               await socket.webSocket.closeInfo.initiatedLocally else { return }
         metrics?.closed(.messageTooBig)
         logger.log(.warning, "connection closed: message too big",
-                   metadata: ["session": "\(session)", "code": "\(end.code)", "reason": .bounded(end.reason)],
+                   metadata: ["session": .string(session.redactedID), "code": "\(end.code)", "reason": .bounded(end.reason)],
                    throttledBy: logThrottle)
     }
 

@@ -105,7 +105,7 @@ struct RoomServerCommand: AsyncParsableCommand {
     var sharedObjectOptions: SharedObjectOptions
 
     @Option(help: ArgumentHelp("Serve rooms together with other room-server processes through this Redis "
-                               + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret, "
+                               + "(redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], port 6379 by default; the password is the cluster's secret, "
                                + "better given by --cluster-password-file or \(Self.clusterPasswordVariable), which ps "
                                + "does not show; default: the \(Self.clusterURLVariable) environment variable).",
                                valueName: "url"))
