@@ -192,7 +192,7 @@ let package = Package(
             name: "room-server",
             dependencies: [
                 "RoomServer", "RoomCluster", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
-                "JSONRPC", "KurentoClient",
+                "JSONRPC", "KurentoClient", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -149,7 +149,7 @@ extension JSONRPCServer {
             // principal. Refused exactly as an unknown session, so the answer does not even tell that it exists.
             guard resumed === session || resumed.admits(binding) else {
                 logger.log(.info, "connect to a session of another principal refused",
-                           metadata: ["session": "\(resumed)"], throttledBy: logThrottle)
+                           metadata: ["session": .string(resumed.redactedID)], throttledBy: logThrottle)
                 return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
             }
             if resumed !== session {

@@ -58,7 +58,7 @@ extension JSONRPCServer {
         }
         guard detached else { return }
         metrics?.closed(.pingTimeout)
-        logger.info("ping watchdog fired", metadata: ["session": "\(session)", "interval": "\(interval)"])
+        logger.info("ping watchdog fired", metadata: ["session": .string(session.redactedID), "interval": "\(interval)"])
         Task { await binding.connection.close(code: end.code, reason: end.reason) }
     }
 }

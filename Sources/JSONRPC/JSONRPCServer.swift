@@ -231,7 +231,7 @@ public final class JSONRPCServer: Sendable {
         let current = LockedValue(first)
         let inflight = InFlightWork(limit: configuration.maxInFlightPerConnection, timeout: configuration.handlerTimeout,
                                     clock: configuration.clock)
-        logger.debug("serving", metadata: ["session": "\(first)"])
+        logger.debug("serving", metadata: ["session": .string(first.redactedID)])
         var end: ConnectionEnd
         while true {
             do {
@@ -257,12 +257,26 @@ public final class JSONRPCServer: Sendable {
             guard let self, let session else { return }
             self.endSession(session)
         }
-        logger.debug("connection ended", metadata: ["session": "\(session)", "reason": "\(end)", "detached": "\(detached)"])
+        logger.debug("connection ended", metadata: ["session": .string(session.redactedID), "reason": "\(end)", "detached": "\(detached)"])
+        await noteOversizeClose(connection, end: end, session: session)
         await withTaskCancellationHandler {
             await inflight.waitUntilIdle()
         } onCancel: {
             inflight.cancelAll()
         }
+    }
+
+    /// A connection the transport closed with 1009 for a message over its size limit (a peer's own 1009 is not
+    /// ours): counted in `signaling_closes_total{reason="message_too_big"}` and logged, at most ten lines per ten
+    /// seconds (docs/operations.md#logs).
+    private func noteOversizeClose(_ connection: any MessageConnection, end: ConnectionEnd, session: ServerSession) async {
+        guard end.code == WebSocketCloseCode.messageTooBig.rawValue,
+              let socket = connection as? WebSocketMessageConnection,
+              await socket.webSocket.closeInfo.initiatedLocally else { return }
+        metrics?.closed(.messageTooBig)
+        logger.log(.warning, "connection closed: message too big",
+                   metadata: ["session": .string(session.redactedID), "code": "\(end.code)", "reason": .bounded(end.reason)],
+                   throttledBy: logThrottle)
     }
 
     /// Registers `handler`, called once for every session that ends for good: its reconnection window expired,

@@ -41,6 +41,10 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     public var description: String { "session \(SecureID.redacted(id))" }
 
+    /// The session as every log line names it, `session=<redacted id>` (docs/operations.md#logs): its id's first
+    /// characters, never the id.
+    package var redactedID: String { SecureID.redacted(id) }
+
     /// The connection bound to the session now, if any: applications read what the transport knows about the
     /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
     public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }

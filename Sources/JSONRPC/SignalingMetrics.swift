@@ -27,7 +27,7 @@ public import CoreMetrics
 /// | `signaling_notifications_dropped_total` | counter | | notifications never to be sent: refused by an overflowed outbox, discarded while disconnected, or left when the session ended |
 /// | `signaling_outbox_depth` | gauge | | notifications waiting in all outboxes, not yet reported written |
 /// | `signaling_resumes_total` | counter | | sessions re-bound by `connect{sessionId}` |
-/// | `signaling_closes_total` | counter | `reason` | connections the server closed: `rate_limit`, `overflow`, `ping_timeout`, `takeover` |
+/// | `signaling_closes_total` | counter | `reason` | connections the server closed: `rate_limit`, `overflow`, `ping_timeout`, `takeover`, `message_too_big` |
 /// | `signaling_reconnections_total` | counter | `outcome` | client side: reconnections `resumed`, `fresh` (a new session) or `gave_up` |
 /// | `signaling_cluster_redis_round_trip_seconds` | histogram | | each Redis command or transaction of a cluster node |
 /// | `signaling_cluster_events_total` | counter | `direction`, `type` | cluster events `sent` and `received`, by kind |
@@ -109,6 +109,8 @@ public struct SignalingMetrics: Sendable {
         case pingTimeout = "ping_timeout"
         /// A session taken over by `connect{sessionId}` from another socket (4409).
         case takeover
+        /// A connection that sent a message over the transport's size limit (1009).
+        case messageTooBig = "message_too_big"
     }
 
     /// The counter of closes for `reason`, or `nil` when disabled.

@@ -1,4 +1,4 @@
-/// Where a cluster's Redis is: `redis://[[USER]:PASSWORD@]HOST:PORT[/DB]`.
+/// Where a cluster's Redis is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (the port 6379 by default).
 ///
 /// The password (and, with a Redis ACL, the user) is the cluster's shared secret: a node that cannot
 /// authenticate cannot read or write the cluster's keys and channels.
@@ -14,9 +14,12 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
     /// The password, if any.
     public var password: String?
 
+    /// Redis's port, where a URL without one points.
+    public static let defaultPort = 6379
+
     /// Reads `text`; throws ``RedisError/badURL(_:)`` naming what is wrong.
     public init(parsing text: String) throws(RedisError) {
-        guard text.hasPrefix("redis://") else { throw .badURL("\(text): expected redis://HOST:PORT[/DB]") }
+        guard text.hasPrefix("redis://") else { throw .badURL("\(text): expected redis://HOST[:PORT][/DB]") }
         var rest = Substring(text.dropFirst("redis://".count))
         if let at = rest.lastIndex(of: "@") {
             let credentials = rest[..<at]
@@ -36,10 +39,13 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
             database = number
             rest = rest[..<slash]
         }
-        guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
-              (1...65535).contains(port)
-        else { throw .badURL("\(text): expected HOST:PORT") }
-        let host = rest[..<colon]
+        var host = rest, port = Self.defaultPort
+        if let colon = rest.lastIndex(of: ":") {
+            guard let number = Int(rest[rest.index(after: colon)...]), (1...65535).contains(number)
+            else { throw .badURL("\(text): expected HOST[:PORT], the port in 1...65535") }
+            host = rest[..<colon]
+            port = number
+        }
         guard !host.isEmpty else { throw .badURL("\(text): no host") }
         self.host = String(host)
         self.port = port

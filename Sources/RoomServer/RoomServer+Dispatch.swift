@@ -66,7 +66,7 @@ extension RoomServer {
         case .allow: break
         case .refuse: throw Self.rateLimited
         case .refuseAndClose(let first):
-            logger.warning("rate limit persists: closing", metadata: ["session": "\(context.session)"])
+            logger.warning("rate limit persists: closing", metadata: ["session": .string(context.session.redactedID)])
             if first { rateLimitCloses?.increment() }
             if let id = context.id { context.session.closeAfterReply(to: id, code: 1008, reason: "rate limited") }
             throw Self.rateLimited
@@ -80,7 +80,7 @@ extension RoomServer {
 
     private func refused(_ error: RoomError, method: RoomMethod, context: RPCRequestContext) -> RPCErrorObject {
         logger.debug("request refused", metadata: [
-            "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
+            "method": "\(method.rawValue)", "session": .string(context.session.redactedID), "error": "\(error)",
         ])
         return error.errorObject
     }
@@ -114,7 +114,7 @@ extension RoomServer {
             // docs/wire-protocol.md#room: the reply goes out, then the server closes the socket (1000: clients do not
             // reconnect).
             if let id = context.id { session.closeAfterReply(to: id, code: 1000, reason: "left the room") }
-            logger.info("participant left", metadata: ["session": "\(session)"])
+            logger.info("participant left", metadata: ["session": .string(session.redactedID)])
             await settle(departure)
             if let membership {
                 await offLoop { await revokeRoomObjects(of: session, room: membership.room, reason: "left the room") }
@@ -160,7 +160,7 @@ extension RoomServer {
             throw error
         }
         logger.info("participant joined", metadata: [
-            "room": "\(room)", "user": "\(user)", "session": "\(session)",
+            "room": "\(room)", "user": "\(user)", "session": .string(session.redactedID),
         ])
         flush(outboxes)
         return RoomResult.joined(peers).json

@@ -75,7 +75,7 @@ extension RoomServer {
             return try await handle(request, session: context.session)
         } catch let error as TreeError {
             logger.debug("tree request refused", metadata: [
-                "method": "\(method.rawValue)", "session": "\(context.session)", "error": "\(error)",
+                "method": "\(method.rawValue)", "session": .string(context.session.redactedID), "error": "\(error)",
             ])
             throw error.errorObject
         } catch let error as RoomError {
@@ -89,7 +89,7 @@ extension RoomServer {
         case .createTree(let params):
             if let id = params.treeId { try await authorizeTreeId(id, session: session) }
             let id = try treeRegistry.create(params.treeId, session: session)
-            logger.info("tree created", metadata: ["tree": "\(id)", "session": "\(session)"])
+            logger.info("tree created", metadata: ["tree": "\(id)", "session": .string(session.redactedID)])
             // docs/wire-protocol.md#tree: {} when the id was given, the new id (wrapped as value) otherwise. (No
             // ternary: JSONValue is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
             if params.treeId == nil { return TreeResult.created(treeId: id).json }

@@ -70,7 +70,10 @@ extension RoomServer {
             await server.cluster?.stop()
             throw error
         }
-        configuration.logger.info("room server listening", metadata: ["url": "\(server.url)"])
+        configuration.logger.info("room server listening", metadata: [
+            "url": "\(server.url)", "tree": "\(server.treeURL)",
+            "address": "\(listener.webSocketServer?.address ?? configuration.host)",
+        ])
         return server
     }
 

@@ -197,7 +197,7 @@ public final class RoomServer: Sendable {
     /// Evicts the participant of an ended session: the others get `participantLeft`.
     func evict(_ session: ServerSession) async {
         guard let departure = registry.remove(session: session, departure: .evicted) else { return }
-        logger.info("participant evicted", metadata: ["session": "\(session)"])
+        logger.info("participant evicted", metadata: ["session": .string(session.redactedID)])
         await settle(departure)
     }
 

@@ -49,7 +49,7 @@ extension SharedObjectService {
         // Whatever was queued for this session before (other objects' updates) leaves before the reply.
         outbox.flush()
         if let firstSave { await save(firstSave) }
-        logger.debug("connected", metadata: ["object": "\(name)", "session": "\(session)", "version": "\(snapshot.version)"])
+        logger.debug("connected", metadata: ["object": "\(name)", "session": .string(session.redactedID), "version": "\(snapshot.version)"])
         return snapshot.json
     }
 

@@ -252,6 +252,6 @@ public final class SharedObjectService: Sendable {
             for name in s.clients[session.id]?.names ?? [] { detach(session.id, from: name, in: &s) }
             s.clients[session.id] = nil
         }
-        logger.debug("session detached from its shared objects", metadata: ["session": "\(session)"])
+        logger.debug("session detached from its shared objects", metadata: ["session": .string(session.redactedID)])
     }
 }

@@ -15,6 +15,14 @@ public enum OpenSSLProbe {
         public var subject: String?
         /// Everything `s_client` printed, for failure messages.
         public var output: String
+
+        /// The application protocol the server chose from `-alpn`'s list (`ALPN protocol: …`); nil when none was.
+        public var alpnProtocol: String? {
+            output.split(separator: "\n").lazy.compactMap { line -> String? in
+                guard let range = line.range(of: "ALPN protocol: ") else { return nil }
+                return line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            }.first
+        }
     }
 
     /// Whether `openssl` is installed.
@@ -45,9 +53,9 @@ public enum OpenSSLProbe {
         return handshake
     }
 
-    /// Runs `openssl arguments` with `input` on its stdin, on a thread of its own (never the cooperative pool),
-    /// within 20 s (scaled); returns its exit status and its stdout and stderr together.
-    static func run(_ arguments: [String], input: Data) async throws -> (Int32, String) {
+    /// Runs `openssl arguments` (or another `executable`) with `input` on its stdin, on a thread of its own (never
+    /// the cooperative pool), within 20 s (scaled); returns its exit status and its stdout and stderr together.
+    static func run(_ arguments: [String], input: Data, executable: String = executable) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -59,7 +67,7 @@ public enum OpenSSLProbe {
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         let reader = stdout.fileHandleForReading
-        return try await withDeadline(.seconds(20), "openssl \(arguments.first ?? "")") {
+        return try await withDeadline(.seconds(20), "\(executable) \(arguments.first ?? "")") {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<(Int32, String), Never>) in
                     Thread.detachNewThread {

@@ -5,8 +5,9 @@ extension ConnectionCore {
     // MARK: Encoding
 
     /// The status line and headers (`lws_add_http_header_status`, `…_by_name`, `…_content_length`,
-    /// `lws_finalize_http_header`) and the body, each behind `CLWS_PRE` bytes of headroom. Nil when the headers
-    /// do not fit the buffer sized for them (they always should).
+    /// `lws_finalize_http_header`; the status line's reason phrase then made RFC 9110's, ``HTTPReasonPhrase``) and
+    /// the body, each behind `CLWS_PRE` bytes of headroom. Nil when the headers do not fit the buffer sized for them
+    /// (they always should).
     static func encode(_ response: HTTPResponse, isHead: Bool, closing: Bool,
                        _ wsi: OpaquePointer) -> (head: [UInt8], body: [UInt8])? {
         var response = response
@@ -58,6 +59,7 @@ extension ConnectionCore {
         }
         guard let headLength else { return nil }
         head.removeLast(head.count - CLWS_PRE - headLength)
+        head = HTTPReasonPhrase.standardizing(head, headroom: CLWS_PRE, status: response.status)
         var body = [UInt8](repeating: 0, count: CLWS_PRE)
         if !isHead && !noBody { body += response.body }
         return (head, body)

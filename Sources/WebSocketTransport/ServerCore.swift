@@ -12,6 +12,9 @@ final class ServerCore: @unchecked Sendable {
 
     let loop: WebSocketEventLoop
     let configuration: WebSocketServerConfiguration
+    /// The address bound: ``WebSocketServerConfiguration/host``, or the address its name resolved to
+    /// (``ListenAddress/resolve(_:)``).
+    let address: String
     let acceptedConnections: AsyncStream<WebSocketConnection>.Continuation
 
     // --- service thread ---
@@ -37,10 +40,11 @@ final class ServerCore: @unchecked Sendable {
     private var probeTimer: UnsafeMutablePointer<clws_timer>?
     private var probeScheduled = false
 
-    init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration,
+    init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration, address: String,
          accepted: AsyncStream<WebSocketConnection>.Continuation) {
         self.loop = loop
         self.configuration = configuration
+        self.address = address
         self.acceptedConnections = accepted
     }
 
@@ -50,12 +54,13 @@ final class ServerCore: @unchecked Sendable {
         probeTimer?.deallocate()
     }
 
-    /// Service thread: creates the listening vhost. Returns the bound port.
+    /// Service thread: creates the listening vhost on ``address``. Returns the bound port.
+    /// - Throws: ``TransportError/listenFailed(_:)`` with the reason (docs/libwebsockets.md#listening).
     func listen() throws(TransportError) -> Int {
         let strings = loop.strings
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
-        info.iface = strings.keep(configuration.host)
+        info.iface = strings.keep(address)
         info.protocols = loop.protocolTable(subprotocols: configuration.subprotocols)
         info.vhost_name = strings.keep(loop.nextVhostName("server"))
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -63,21 +68,41 @@ final class ServerCore: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         var options = CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT
-        if !configuration.host.contains(":") { options |= CLWS_SERVER_OPTION_DISABLE_IPV6 }
+        if !address.contains(":") { options |= CLWS_SERVER_OPTION_DISABLE_IPV6 }
         info.options = UInt64(options)
         if let tls = configuration.tls {
             info.ssl_cert_filepath = strings.keep(tls.certificateFile)
             info.ssl_private_key_filepath = strings.keep(tls.privateKeyFile)
+            // HTTP/1.1 alone: lws would offer h2 too, which the plain-HTTP path does not serve
+            // (docs/libwebsockets.md#plain-http).
+            info.alpn = strings.keep("http/1.1")
         }
         loop.pendingServer = configuration.tls == nil ? nil : self
         defer { (loop.pendingServer, loop.pendingTLSFailure) = (nil, nil) }
         guard let vh = lws_create_vhost(loop.context, &info) else {
             if let failure = loop.pendingTLSFailure { throw .listenFailed("TLS: \(failure)") }
-            throw .listenFailed("\(configuration.host):\(configuration.port) (in use, not a local address, or bad TLS files)")
+            throw .listenFailed(listenFailure())
+        }
+        let port = Int(lws_get_vhost_listen_port(vh))
+        guard port > 0 else {
+            // lws deferred the listen until an interface of that name comes up: nothing listens now.
+            lws_vhost_destroy(vh)
+            throw .listenFailed("\(address) is no address of this machine")
         }
         vhost = vh
         loop.servers[info.user] = self  // the vhost's user pointer is unretained: the loop keeps self alive
-        return Int(lws_get_vhost_listen_port(vh))
+        return port
+    }
+
+    /// Why lws could not create the listening vhost, in words: the address's own errno (in use, not local), else
+    /// the TLS files, which were readable (``WebSocketServer/start(_:loop:)`` checked) but unusable.
+    private func listenFailure() -> String {
+        if let reason = ListenAddress.bindFailure(address: address, port: configuration.port) { return reason }
+        if let tls = configuration.tls {
+            return "the TLS files \(tls.certificateFile) and \(tls.privateKeyFile) are unusable (not PEM, an "
+                + "encrypted key, or a key that does not belong to the certificate)"
+        }
+        return "libwebsockets could not listen on \(address):\(configuration.port)"
     }
 
     /// `LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED`: a socket was accepted; the handshake clock starts.

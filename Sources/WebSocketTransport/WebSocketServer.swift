@@ -13,8 +13,11 @@ public final class WebSocketServer: Sendable {
 
     /// The port the server listens on (the real one when the configuration asked for port 0).
     public let port: Int
-    /// The bound host.
+    /// The host the configuration named (``WebSocketServerConfiguration/host``), as ``url`` shows it.
     public let host: String
+    /// The address bound: ``host`` itself when it is an address (or an interface name), else the first address its
+    /// name resolved to, e.g. `127.0.0.1` for `localhost`.
+    public let address: String
     /// Whether the server speaks TLS.
     public let isSecure: Bool
     private let accepted: AsyncStream<WebSocketConnection>
@@ -33,6 +36,7 @@ public final class WebSocketServer: Sendable {
         self.core = core
         self.port = port
         self.host = core.configuration.host
+        self.address = core.address
         self.isSecure = core.configuration.tls != nil
         self.accepted = connections
     }
@@ -42,14 +46,26 @@ public final class WebSocketServer: Sendable {
         try? core.loop.submit { core.shutdownWhenDrained() }
     }
 
-    /// Binds and starts listening.
-    /// - Throws: ``TransportError/listenFailed(_:)`` when the address cannot be bound or TLS files are unusable;
-    ///   ``TransportError/eventLoopShutDown`` at once when `loop` has been shut down.
+    /// Binds and starts listening. A host name is resolved first (off the service thread) and its first address,
+    /// IPv4 first, is bound (``address``); ``url`` keeps the name.
+    /// - Throws: ``TransportError/listenFailed(_:)`` with the reason: a name that does not resolve, an address
+    ///   in use or not of this machine (the system's words, e.g. "address already in use"), a TLS file that cannot
+    ///   be read (which, and why) or is unusable; ``TransportError/eventLoopShutDown`` at once when `loop` has been
+    ///   shut down.
     public static func start(
         _ configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared
     ) async throws -> WebSocketServer {
+        if let unreadable = ListenAddress.unreadableFile(of: configuration.tls) {
+            throw TransportError.listenFailed(unreadable)
+        }
+        let address = try await ListenAddress.resolve(configuration.host)
+        // lws defers the listen on an address that is not of this machine too (nothing would listen): ask the system
+        // first, in its words ("address already in use", "cannot assign requested address").
+        if let reason = ListenAddress.bindFailure(address: address, port: configuration.port) {
+            throw TransportError.listenFailed(reason)
+        }
         let (stream, continuation) = AsyncStream<WebSocketConnection>.makeStream()
-        let core = ServerCore(loop: loop, configuration: configuration, accepted: continuation)
+        let core = ServerCore(loop: loop, configuration: configuration, address: address, accepted: continuation)
         let listened: Result<Int, TransportError>
         do {
             listened = try await loop.onServiceThread { _ in

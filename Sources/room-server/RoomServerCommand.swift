@@ -9,6 +9,7 @@ import RoomServer
 import SharedObjectSQLite
 import SharedObjectServer
 import SignalingSupport
+import WebSocketTransport
 
 /// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process. The first stdout line
 /// is the URL to dial; SIGINT or SIGTERM closes every session with 1001 and exits 0.
@@ -18,8 +19,11 @@ struct RoomServerCommand: AsyncParsableCommand {
         commandName: "room-server",
         abstract: "A Kurento Room and Tree signaling server over WebSocket, with media from Kurento Media Server (--kms) or simulated.",
         discussion: """
-            The first line on stdout is the URL a local client dials, e.g. ws://127.0.0.1:41234/room \
-            (Room is served on /room and on /, Tree on /tree). Logs go to stderr; session ids appear only redacted. \
+            The first line on stdout is the Room URL a local client dials, e.g. ws://127.0.0.1:41234/room (Room is \
+            served on /room and on /), the last one the Tree URL, e.g. ws://127.0.0.1:41234/tree; with \
+            --metrics-port its URL is between them, on the second line. A --host name is resolved and its first \
+            address bound (IPv4 first); the URLs keep the name and name the port really bound. Logs go to stderr; \
+            session ids appear only redacted. \
             SIGINT or SIGTERM closes every session with 1001 ("going away") and exits. SIGHUP reads --tls-cert and \
             --tls-key again: new connections get the renewed certificate, open ones keep theirs, and files that do \
             not go together (or do not parse) leave the old certificate in place, with the reason on stderr. TLS \
@@ -54,14 +58,16 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --port 8888 --cluster redis://10.0.0.5:6379/0 --cluster-password-file /run/secrets/redis --node-id east-1
               ROOM_SERVER_ADMIN_TOKEN=$(openssl rand -hex 16) room-server --metrics-port 9100
 
-            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (address in use, unusable TLS files), \
+            Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (a --host that does not resolve or is \
+            not of this machine, a port in use, a TLS file unreadable or unusable: the reason on stderr), \
             cannot open the --shared-objects file, cannot read the --cluster-password-file, or cannot reach the \
             --cluster Redis; 2 usage error (as room-join \
             and tree-join).
             """
     )
 
-    @Option(help: "The address to bind.")
+    @Option(help: ArgumentHelp("The address to bind, or a name resolved to one (its first address, IPv4 first).",
+                               valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 picks a free one (read the URL from stdout).")
@@ -99,7 +105,7 @@ struct RoomServerCommand: AsyncParsableCommand {
     var sharedObjectOptions: SharedObjectOptions
 
     @Option(help: ArgumentHelp("Serve rooms together with other room-server processes through this Redis "
-                               + "(redis://[[USER]:PASSWORD@]HOST:PORT[/DB]; the password is the cluster's secret, "
+                               + "(redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], port 6379 by default; the password is the cluster's secret, "
                                + "better given by --cluster-password-file or \(Self.clusterPasswordVariable), which ps "
                                + "does not show; default: the \(Self.clusterURLVariable) environment variable).",
                                valueName: "url"))
@@ -227,13 +233,20 @@ struct RoomServerCommand: AsyncParsableCommand {
         } catch let error as RedisError {
             FileHandle.standardError.write(Data("room-server: --cluster: \(error)\n".utf8))
             throw ExitCode.failure
+        } catch TransportError.listenFailed(let reason) {
+            // The reason in the system's words: "address already in use", "cannot resolve NAME: …", the TLS file
+            // that cannot be read and why.
+            FileHandle.standardError.write(Data("room-server: cannot listen on \(host):\(port): \(reason)\n".utf8))
+            throw ExitCode.failure
         } catch {
             FileHandle.standardError.write(Data("room-server: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode.failure
         }
-        // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.
+        // Written straight to the file descriptor: unbuffered, so a reader sees each line at once. Line 1 is the Room
+        // URL, then the --metrics-port URL (line 2 when given), then the Tree URL.
         FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
         if metricsPort != nil { FileHandle.standardOutput.write(Data((server.operationsURL + "\n").utf8)) }
+        FileHandle.standardOutput.write(Data((server.treeURL + "\n").utf8))
         let reloading = Task { await reloadCertificate(of: server, on: reload, logger: logger) }
         defer { reloading.cancel() }
         for await signal in stop {

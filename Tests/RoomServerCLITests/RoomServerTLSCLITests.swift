@@ -58,6 +58,29 @@ import Testing
         #expect(log.contains("the private key does not belong to the certificate"), "\(log)")
     }
 
+    /// Issue 31, item 8: the server offered `h2` in ALPN but serves HTTP/1.1 only, so curl (and every browser)
+    /// got 426 on the operations routes over TLS.
+    @Test(.enabled(if: (missing == nil && CurlProbe.isAvailable) || isCI, "needs openssl and curl"))
+    func anHTTP2ClientGetsTheOperationsRoutesOverTLS() async throws {
+        let fixture = try TLSFixture.make()
+        let (server, port) = try await Self.start(fixture)
+        // An ALPN list preferring h2 gets http/1.1, the one protocol served
+        let handshake = try await OpenSSLProbe.handshake(port: port, ["-alpn", "h2,http/1.1"])
+        #expect(handshake.succeeded, "\(handshake.output)")
+        #expect(handshake.alpnProtocol == "http/1.1", "\(handshake.output)")
+        // And curl --http2 gets /healthz and the other routes answered, over HTTP/1.1
+        let base = "https://127.0.0.1:\(port)"
+        let healthz = try await CurlProbe.fetch(base + "/healthz", ["--http2", "--cacert", fixture.caFile])
+        #expect(healthz.status == 200 && healthz.output == "ok\n", "\(healthz)")
+        #expect(healthz.httpVersion == "1.1", "\(healthz)")
+        for (path, status) in [("/readyz", 200), ("/metrics", 200), ("/rooms", 404), ("/dashboard", 404)] {
+            let fetch = try await CurlProbe.fetch(base + path, ["--http2", "--cacert", fixture.caFile])
+            #expect(fetch.status == status, "\(path): \(fetch)")
+        }
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
     @Test func sighupWithoutTLSNeitherStopsTheProcessNorReloadsAnything() async throws {
         let server = try await RoomServerProcess.start()
         let port = try #require(RawHTTPClient.port(of: server.url))
