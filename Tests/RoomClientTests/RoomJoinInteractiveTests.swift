@@ -67,7 +67,8 @@ struct RoomJoinInteractiveTests {
     private static let left: JSONValue = ["event": "left", "reason": "leave", "room": "room1"]
 
     /// `line` as JSON, or nil.
-    private static func parse(_ line: String) -> JSONValue? { try? JSONValue(parsing: line) }
+    /// A line as an object, without its timestamp (`CLIEventLine`: a line without a well-formed one keeps it).
+    private static func parse(_ line: String) -> JSONValue? { try? JSONValue(parsing: CLIEventLine.withoutTime(line)) }
 
     /// `room-join --interactive --json` for `user` in room1, its stdin writable.
     private static func roomJoin(_ user: String, at url: String) throws -> ChildProcess {

@@ -59,7 +59,7 @@ import TestSupport
         bobLines += await bob.remainingLines()
 
         // Then bob printed the whole state, then only the changed keys, then the message
-        let events = bobLines.compactMap { try? JSONValue(parsing: $0) }.filter {
+        let events = bobLines.compactMap { try? JSONValue(parsing: CLIEventLine.withoutTime($0)) }.filter {
             $0["event"]?.stringValue?.hasPrefix("sharedObject") == true
         }
         #expect(events.prefix(3) == [
