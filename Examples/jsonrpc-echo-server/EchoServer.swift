@@ -24,15 +24,7 @@ struct EchoServer: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to bind.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 0
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
-    }
+    @OptionGroup var listen: ListenOptions
 
     static func main() async { await mainExitingTwoOnUsageErrors() }
 
@@ -43,13 +35,13 @@ struct EchoServer: AsyncParsableCommand {
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         server.registerSpecificationExamples()
         var webSocket = WebSocketServerConfiguration()
-        webSocket.host = host
-        webSocket.port = port
+        webSocket.host = listen.host
+        webSocket.port = listen.port
         let listener: JSONRPCWebSocketListener
         do {
             listener = try await server.listen(on: webSocket)
         } catch {
-            FileHandle.standardError.write(Data("jsonrpc-echo-server: cannot listen on \(host):\(port): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("jsonrpc-echo-server: cannot listen on \(listen.host):\(listen.port): \(error)\n".utf8))
             throw ExitCode.failure
         }
         // Written straight to the file descriptor: unbuffered, so a reader sees the line at once.

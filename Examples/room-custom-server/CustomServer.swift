@@ -24,15 +24,7 @@ struct CustomServer: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to bind.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 0
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
-    }
+    @OptionGroup var listen: ListenOptions
 
     static func main() async { await mainExitingTwoOnUsageErrors() }
 
@@ -42,13 +34,13 @@ struct CustomServer: AsyncParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         let server: RoomServer
         do {
-            server = try await RoomServer.start(.init(host: host, port: port, customRequest: { request in
+            server = try await RoomServer.start(.init(host: listen.host, port: listen.port, customRequest: { request in
                 guard request.params["type"]?.stringValue == "whoami" else { return request.params }
                 return ["user": request.user.map(JSONValue.string) ?? nil,
                         "room": request.room.map(JSONValue.string) ?? nil]
             }))
         } catch {
-            FileHandle.standardError.write(Data("room-custom-server: cannot listen on \(host):\(port): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("room-custom-server: cannot listen on \(listen.host):\(listen.port): \(error)\n".utf8))
             throw ExitCode.failure
         }
         FileHandle.standardOutput.write(Data((server.url + "\n").utf8))
