@@ -18,6 +18,9 @@ extension RoomJoin {
     static let rateLimitedAttempts = 5
     /// Bytes of a request around its chat text (method, ids, names), kept free under the frame limit.
     static let envelopeBytes = 1024
+    /// How long `room-join` waits for the server to describe itself (each attempt): a server that does not answer
+    /// `connect` delays the join by this, whatever `--timeout` says.
+    static let describeTimeout = Duration.seconds(2)
     /// What the server said about itself once connected (docs/wire-protocol.md#server-description).
     static let server = Mutex(ServerDescription(connectResult: nil))
 
@@ -27,7 +30,9 @@ extension RoomJoin {
     func learnServer(_ client: RoomClient) async throws {
         let rpc = client.jsonRPCClient
         var description = ServerDescription(connectResult: nil)
-        if !connection.stockKurento, let described = try? await rpc.describeServer() { description = described }
+        if !connection.stockKurento, let described = try? await rpc.describeServer(timeout: Self.describeTimeout) {
+            description = described
+        }
         if let service = description.service, service != "room" {
             output.error("cannot join at \(url): \(Problem.wrongService(service, expected: "room"))")
             await client.disconnect()

@@ -9,14 +9,15 @@ struct RoomJoinCLITests {
     /// Starts a WebSocket server, runs `room-join` against it and plays `script` on the connection it accepts.
     /// `upgrade` receives the upgrade request of that connection (its `authorization` header is captured).
     private func run(_ extraArguments: [String] = [], upgrade: LockedBox<UpgradeRequest?> = LockedBox(nil),
-                     _ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
+                     answersConnect: Bool = true, _ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
         async throws -> RoomJoinProcess
     {
         let server = try await WebSocketServer.start()
         let served = Task {
             for await connection in server.connections {
                 upgrade.mutate { $0 = connection.request }
-                try await script(ScriptedRoomPeer(accepted: WebSocketMessageConnection(connection)))
+                try await script(ScriptedRoomPeer(accepted: WebSocketMessageConnection(connection),
+                                                 answersConnect: answersConnect))
                 return
             }
         }
@@ -78,6 +79,24 @@ struct RoomJoinCLITests {
 
         #expect(result.status == 4)
         #expect(result.stderr.contains("104"))
+    }
+
+    @Test("a server that never answers connect delays the join by seconds, not by --timeout (120 s here)")
+    func unansweredDescribe() async throws {
+        let start = ContinuousClock.now
+        let result = try await run(answersConnect: false) { peer in
+            var request = try await peer.nextRequest()
+            while request.method == "connect" || request.method == "ping" {  // connect is never answered
+                if request.method == "ping" { try await peer.reply(to: request, result: #"{"value":"pong"}"#) }
+                request = try await peer.nextRequest()
+            }
+            #expect(request.method == "joinRoom")
+            try await peer.reply(to: request, result: #"{"value":[]}"#)
+            try await peer.notify("roomClosed", params: #"{"room":"room1"}"#)
+        }
+
+        #expect(result.status == 6, "\(result.stderr)")
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test("an unreachable server exits 3; a missing option exits 2")

@@ -23,6 +23,9 @@ final class ScriptedRoomPeer: MessageTransport {
     let serverEnd: any MessageConnection
     private let handedOut = LockedValue(false)
     private let requestCount = LockedValue(0)
+    /// Whether a `connect` without params is answered and skipped (see ``nextRequest()``); `false` plays a server
+    /// that never answers it.
+    let answersConnect: Bool
 
     /// How many requests the client has sent so far.
     var requestsReceived: Int { requestCount.withLock { $0 } }
@@ -32,12 +35,14 @@ final class ScriptedRoomPeer: MessageTransport {
         let (client, server) = LocalMessageConnection.pair()
         clientEnd = client
         serverEnd = server
+        answersConnect = true
     }
 
     /// A peer on a connection a real server accepted (for tests of the `room-join` binary); it is no transport.
-    init(accepted connection: any MessageConnection) {
+    init(accepted connection: any MessageConnection, answersConnect: Bool = true) {
         clientEnd = nil
         serverEnd = connection
+        self.answersConnect = answersConnect
     }
 
     func connect() async throws -> any MessageConnection {
@@ -53,7 +58,7 @@ final class ScriptedRoomPeer: MessageTransport {
     /// it, `{"value": "OK", "sessionId": "s"}`, and skipped.
     func nextRequest() async throws -> Request {
         var message = try JSONValue(parsing: try await serverEnd.receive())
-        while message["method"] == "connect", message["params"] == nil, let id = message["id"] {
+        while answersConnect, message["method"] == "connect", message["params"] == nil, let id = message["id"] {
             try await send(#"{"id":\#(id.jsonText),"result":{"value":"OK","sessionId":"s"},"jsonrpc":"2.0"}"#)
             message = try JSONValue(parsing: try await serverEnd.receive())
         }
