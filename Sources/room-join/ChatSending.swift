@@ -18,9 +18,6 @@ extension RoomJoin {
     static let rateLimitedAttempts = 5
     /// Bytes of a request around its chat text (method, ids, names), kept free under the frame limit.
     static let envelopeBytes = 1024
-    /// How long `room-join` waits for the server to describe itself (each attempt): a server that does not answer
-    /// `connect` delays the join by this, whatever `--timeout` says.
-    static let describeTimeout = Duration.seconds(2)
     /// What the server said about itself once connected (docs/wire-protocol.md#server-description).
     static let server = Mutex(ServerDescription(connectResult: nil))
 
@@ -29,10 +26,7 @@ extension RoomJoin {
     /// on this URL (Tree) ends the run: exit 3.
     func learnServer(_ client: RoomClient) async throws {
         let rpc = client.jsonRPCClient
-        var description = ServerDescription(connectResult: nil)
-        if !connection.stockKurento, let described = try? await rpc.describeServer(timeout: Self.describeTimeout) {
-            description = described
-        }
+        let description = await ServerProbe.describe(rpc, stockKurento: connection.stockKurento)
         if let service = description.service, service != "room" {
             output.error("cannot join at \(url): \(Problem.wrongService(service, expected: "room"))")
             await client.disconnect()

@@ -128,14 +128,16 @@ extension TreeJoin {
         for party in setup.parties { await party.stop() }
     }
 
+    /// Connects `party`; a URL that serves another service (Room) ends the run with exit 3, in words.
     private func connect(_ party: TreeParty) async throws {
         do {
             try await party.client.connect()
         } catch {
-            if case RPCError.connectionClosed(let end?) = error {
-                throw Failure(message: "cannot connect to \(url): \(end.reason)", code: 3)
-            }
-            throw Failure(message: "cannot connect to \(url): \(error)", code: 3)
+            throw Failure(message: "cannot connect to \(url): \(Problem.connectFailure(error, url: url))", code: 3)
+        }
+        let description = await ServerProbe.describe(party.client.jsonRPCClient, stockKurento: connection.stockKurento)
+        if let service = description.service, service != "tree" {
+            throw Failure(message: "cannot use \(url): \(Problem.wrongService(service, expected: "tree"))", code: 3)
         }
     }
 
@@ -146,7 +148,7 @@ extension TreeJoin {
         } catch let error as TreeError {
             throw Failure(message: "cannot \(what): refused, \(error)", code: 4)
         } catch {
-            throw Failure(message: "cannot \(what): \(error)", code: 5)
+            throw Failure(message: "cannot \(what): \(Problem.describe(error))", code: 5)
         }
     }
 
@@ -156,7 +158,7 @@ extension TreeJoin {
             try await body()
             return true
         } catch {
-            output.error("cannot \(what): \(error)")
+            output.error("cannot \(what): \(Problem.describe(error))")
             return false
         }
     }

@@ -84,6 +84,25 @@ struct TreeJoinCLITests {
         #expect(try await usage.exitStatus() == 2)
     }
 
+    @Test("tree-join on the Room path says the URL serves Room, not Tree; a refused connection says so; exit 3")
+    func wrongEndpointAndRefusal() async throws {
+        let server = try await RoomServer.start(.init())
+        let roomPath = try ChildProcess("tree-join", [server.url, "--sinks", "1"])
+        #expect(try await roomPath.exitStatus() == 3)
+        let stderr = await roomPath.stderr
+        #expect(stderr.contains("this URL serves Room, not Tree (Tree is on /tree)"), "\(stderr)")
+        #expect(!stderr.contains("-32601") && !stderr.contains("sessionId"), "\(stderr)")
+        #expect(server.trees.isEmpty)
+
+        await server.shutdown()
+        // Port 1 (tcpmux): nothing listens there on a test machine, so the connect is refused.
+        let refused = try ChildProcess("tree-join", ["ws://127.0.0.1:1/tree"])
+        #expect(try await refused.exitStatus() == 3)
+        let refusal = await refused.stderr
+        #expect(refusal.contains("connection refused") && !refusal.contains("connect failed: connect failed"),
+                "\(refusal)")
+    }
+
     /// The `event` member of the JSON object `line`, or nil.
     private static func event(of line: String) -> String? {
         (try? JSONValue(parsing: line))?["event"]?.stringValue
