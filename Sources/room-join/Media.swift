@@ -9,6 +9,24 @@ struct Media {
     private let peerManager = PeerManager()
     /// Users whose stream is subscribed to.
     private(set) var subscribed: Set<String> = []
+    /// Users whose publication this run has printed (in `joined`, or a `participantPublished` line): a subscription
+    /// to a stream is made, and printed, only after its publication, in causal order, although the room's model may
+    /// know of a publication before its event is read.
+    private(set) var announced: Set<String> = []
+
+    /// Notes what `peers` (the participants `joined` listed) publish.
+    mutating func announce(_ peers: [Peer]) {
+        for peer in peers where peer.isPublishing { announced.insert(peer.identifier) }
+    }
+
+    /// Notes a publication `event` printed, or its end.
+    mutating func note(_ event: RoomEvent) {
+        switch event {
+        case .participantPublished(let peer): announced.insert(peer.identifier)
+        case .participantUnpublished(let peer), .participantLeft(let peer): announced.remove(peer.identifier)
+        default: break
+        }
+    }
 
     /// Publishes the local stream with a send-only offer and applies the answer.
     func publish(_ client: RoomClient) async throws {

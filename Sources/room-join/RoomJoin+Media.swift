@@ -11,9 +11,9 @@ extension RoomJoin {
         output.report(.published)
     }
 
-    /// Subscribes to `peer` when it publishes, is asked for and is not subscribed to yet.
+    /// Subscribes to `peer` when it publishes (and that was printed), is asked for and is not subscribed to yet.
     func receiveIfWanted(_ peer: Peer, _ client: RoomClient, _ media: inout Media) async throws {
-        guard peer.isPublishing, receiveAll || receive.contains(peer.identifier),
+        guard peer.isPublishing, media.announced.contains(peer.identifier), receiveAll || receive.contains(peer.identifier),
               !media.subscribed.contains(peer.identifier) else { return }
         try await call("subscribe to \(peer.identifier)") { try await media.receive(peer, client) }
         output.report(.subscribed(to: peer.identifier))

@@ -65,7 +65,7 @@ extension RoomJoin {
         try await connect(client)
         try await learnServer(client)
         try await reportConnection(&pending)
-        try await join(client)
+        media.announce(try await join(client))
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }
         if isInteractive { steps.readStandardInput() }
@@ -83,6 +83,7 @@ extension RoomJoin {
             switch step {
             case .event(let event):
                 if !event.isSharedObjectNotification { output.report(Report(event)) }
+                media.note(event)
                 try checkEnd(event)
                 if case .message(_, let sender) = event, sender == user { chat.echoed += 1 }
                 if chat.isLeaving, chat.isSettled {
@@ -152,9 +153,12 @@ extension RoomJoin {
         }
     }
 
-    private func join(_ client: RoomClient) async throws {
+    /// Joins and prints `joined`; returns the participants it listed.
+    private func join(_ client: RoomClient) async throws -> [Peer] {
         do {
-            output.report(.joined(room: room, user: user, peers: try await client.join()))
+            let peers = try await client.join()
+            output.report(.joined(room: room, user: user, peers: peers))
+            return peers
         } catch {
             let (message, code) = Self.joinFailure(error)
             output.error(message)

@@ -20,6 +20,10 @@ struct RoomJoinMediaTests {
         #expect(bobSaw.contains("subscribed to alice"))
         let aliceSaw = try await lines(of: alice) { $0.hasPrefix("ICE candidate for the subscription to bob") }
         #expect(aliceSaw.contains("subscribed to bob") && aliceSaw.contains("participant published: bob [webcam]"))
+        // In causal order: bob's publication is printed before alice's subscription to it (issue 31 item 20)
+        let published = aliceSaw.firstIndex(of: "participant published: bob [webcam]")
+        let subscribed = aliceSaw.firstIndex(of: "subscribed to bob")
+        #expect(published != nil && subscribed != nil && published! < subscribed!, "\(aliceSaw)")
         #expect(aliceSaw.contains { $0.hasPrefix("ICE candidate for the published stream") })
 
         server.child.send(SIGINT)
