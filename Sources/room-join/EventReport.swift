@@ -88,6 +88,17 @@ extension Report {
         Report(event: "subscribed", fields: ["user": .string(user)], text: "subscribed to \(user)")
     }
 
+    /// `restored`, once an endpoint the server lost (a rejoin, a `mediaError`) is negotiated again: `user` names the
+    /// publisher of a subscription; without it, it is the local published stream.
+    static func restored(_ endpoint: RoomEndpoint) -> Report {
+        switch endpoint {
+        case .publisher:
+            Report(event: "restored", fields: [:], text: "restored: the published stream")
+        case .subscriber(let user):
+            Report(event: "restored", fields: ["user": .string(user)], text: "restored: the subscription to \(user)")
+        }
+    }
+
     /// `left`, after a clean leave.
     static func left(room: String) -> Report {
         Report(event: "left", fields: ["reason": "leave", "room": .string(room)], text: "left \(room)")

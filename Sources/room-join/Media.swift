@@ -56,9 +56,9 @@ struct Media {
     }
 
     /// Fresh offers after a rejoin (the server lost the session, docs/architecture.md#room-recovery): the old
-    /// connection of each endpoint is closed and a new offer made; the answer is applied to it. RoomClient calls it on
-    /// its own.
-    var offerProvider: OfferProvider {
+    /// connection of each endpoint is closed and a new offer made; the answer is applied to it, and `restored` is
+    /// told. RoomClient calls it on its own.
+    func offerProvider(restored: @escaping @Sendable (RoomEndpoint) -> Void) -> OfferProvider {
         let peerManager = peerManager
         return OfferProvider(offer: { endpoint in
             await peerManager.closeConnection(Self.id(endpoint))
@@ -66,6 +66,7 @@ struct Media {
             return try await peerManager.generateOffer(for: Self.id(endpoint), media: .audioVideo(direction: direction))
         }, answer: { endpoint, answer in
             try await peerManager.processAnswer(answer, for: Self.id(endpoint))
+            restored(endpoint)
         })
     }
 

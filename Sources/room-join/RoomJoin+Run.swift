@@ -30,7 +30,11 @@ extension RoomJoin {
         configuration.autoConnect = false
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers
         // (docs/architecture.md#room-recovery).
-        if publish || receiveAll || !receive.isEmpty { configuration.offerProvider = media.offerProvider }
+        // (docs/architecture.md#room-recovery), and each restored endpoint is printed.
+        if publish || receiveAll || !receive.isEmpty {
+            let output = output
+            configuration.offerProvider = media.offerProvider { output.report(.restored($0)) }
+        }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
         // A signal ends the stay wherever it is, even in a call waiting for a reconnection.

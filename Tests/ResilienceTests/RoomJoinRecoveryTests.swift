@@ -39,9 +39,13 @@ struct RoomJoinRecoveryTests {
         proxy.retarget(port: RoomRecoveryTests.port(of: second.url))
         proxy.cutAll()
 
-        // Then room-join reports the rejoin, and a newcomer on the new server sees alice publishing
-        let lines = try await Self.lines(of: roomJoin) { $0.contains(#""state":"rejoined""#) }
+        // Then room-join reports the rejoin, then what it restored (its published stream; bob's stream went with the
+        // old server), and a newcomer on the new server sees alice publishing
+        let lines = try await Self.lines(of: roomJoin) { $0.contains(#""event":"restored""#) }
         #expect(lines.contains { $0.contains(#""state":"reconnecting""#) })
+        let rejoined = lines.firstIndex { $0.contains(#""state":"rejoined""#) }
+        #expect(rejoined != nil && rejoined! < lines.count - 1, "\(lines)")
+        #expect(CLIEventLine.withoutTime(lines.last ?? "") == #"{"event":"restored"}"#, "\(lines)")
         let bob = RoomClient(room: Room(username: "bob", roomName: "r", url: second.url),
                              configuration: .init(reconnect: .off, heartbeat: .off))
         try await bob.join()
