@@ -262,7 +262,7 @@ extension ConnectionCore {
 
     /// Answers a request the handler never sees, at once and with `connection: close`, then closes the socket
     /// (its body, if any, is never read). Returns the callback's -1.
-    private func refuse(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
+    func refuse(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
         guard let encoded = Self.encode(response, isHead: false, closing: true, wsi) else { return -1 }
         var (head, body) = encoded
         let headLength = head.count - CLWS_PRE, bodyLength = body.count - CLWS_PRE

@@ -101,7 +101,8 @@ extension ConnectionCore {
         case .reject(let status, let reason):
             handshakeTimer?.cancel()
             localClose = (WebSocketCloseCode.policyViolation.rawValue, "upgrade refused with HTTP \(status)")
-            _ = lws_return_http_status(wsi, UInt32(clamping: status), reason)
+            // Written as any plain HTTP answer is (its standard reason phrase, the reason as a text body), then closed.
+            _ = refuse(wsi, HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: reason + "\n"))
             return 1
         }
     }

@@ -25,6 +25,30 @@ struct RoomServerWordsCLITests {
             let response = try await RawHTTPClient.exchange(port: port, method, target, headers: headers, body: body)
             #expect(response.statusLine == statusLine, "\(method) \(target)")
         }
+        // An upgrade refused before the handshake (here /admin without the admin token) too
+        let upgrade = ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+                       "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="]
+        let refused = try await RawHTTPClient.exchange(port: port, "GET", "/admin", headers: upgrade, body: "")
+        #expect(refused.statusLine.hasSuffix(" 401 Unauthorized"), "\(refused)")
+        server.child.send(SIGTERM)
+        #expect(try await server.child.exitStatus() == 0)
+    }
+
+    @Test("an upgrade over the per-address cap is refused with 429 Too Many Requests, the limit in its body")
+    func capRefusalHasItsPhrase() async throws {
+        let server = try await RoomServerProcess.start(["--max-connections-per-ip", "1"])
+        let port = try #require(RawHTTPClient.port(of: server.url))
+        let first = try RawTCPClient(port: port)
+        try first.sendUpgradeRequest(path: "/room")
+        #expect(await first.readStatusCode() == 101)
+
+        let second = try RawTCPClient(port: port)
+        try second.sendUpgradeRequest(path: "/room")
+        let answer = String(decoding: await second.readToEOF(), as: UTF8.self)
+
+        let statusLine = answer.split(separator: "\r\n").first.map(String.init) ?? ""
+        #expect(statusLine.hasSuffix(" 429 Too Many Requests"), "\(answer)")
+        #expect(answer.contains("too many connections from 127.0.0.1 (limit 1)"), "\(answer)")
         server.child.send(SIGTERM)
         #expect(try await server.child.exitStatus() == 0)
     }
