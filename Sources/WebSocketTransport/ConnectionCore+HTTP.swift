@@ -82,8 +82,7 @@ extension ConnectionCore {
         }
         guard let handler = configuration.httpHandler else {
             // No handler: plain HTTP on a WebSocket endpoint is answered as it always was.
-            if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+            return Self.upgradeRequired(wsi)
         }
         // The socket sent a whole request head in time: the upgrade clock is no longer its bound (a body has a bound
         // of its own; lws's keep-alive and header timeouts bound what follows).
@@ -263,18 +262,35 @@ extension ConnectionCore {
     /// Answers a request the handler never sees, at once and with `connection: close`, then closes the socket
     /// (its body, if any, is never read). Returns the callback's -1.
     func refuse(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
-        guard let encoded = Self.encode(response, isHead: false, closing: true, wsi) else { return -1 }
-        var (head, body) = encoded
-        let headLength = head.count - CLWS_PRE, bodyLength = body.count - CLWS_PRE
-        _ = head.withUnsafeMutableBufferPointer {
-            lws_write(wsi, $0.baseAddress! + CLWS_PRE, headLength, LWS_WRITE_HTTP_HEADERS)
-        }
-        if bodyLength > 0 {
-            _ = body.withUnsafeMutableBufferPointer {
-                lws_write(wsi, $0.baseAddress! + CLWS_PRE, bodyLength, LWS_WRITE_HTTP_FINAL)
-            }
-        }
+        _ = Self.writeAtOnce(wsi, response, closing: true)
         // lws flushes what it buffered before it closes.
         return -1
+    }
+
+    /// Answers a plain HTTP request on an endpoint without an HTTP handler: 426, as a WebSocket endpoint answers,
+    /// with its standard reason phrase; the socket is kept alive for its next request. Returns the callback's result.
+    static func upgradeRequired(_ wsi: OpaquePointer) -> Int32 {
+        let response = HTTPResponse(status: 426, contentType: "text/plain; charset=utf-8",
+                                    body: "WebSocket upgrade required\n")
+        guard writeAtOnce(wsi, response, closing: false) else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Writes a small `response` whole (lws buffers what the socket does not take); false when it cannot.
+    private static func writeAtOnce(_ wsi: OpaquePointer, _ response: HTTPResponse, closing: Bool) -> Bool {
+        guard let encoded = encode(response, isHead: false, closing: closing, wsi) else { return false }
+        var (head, body) = encoded
+        let headLength = head.count - CLWS_PRE, bodyLength = body.count - CLWS_PRE
+        let written = head.withUnsafeMutableBufferPointer {
+            lws_write(wsi, $0.baseAddress! + CLWS_PRE, headLength, LWS_WRITE_HTTP_HEADERS)
+        }
+        guard written >= headLength else { return false }
+        if bodyLength > 0 {
+            let sent = body.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + CLWS_PRE, bodyLength, LWS_WRITE_HTTP_FINAL)
+            }
+            guard sent >= bodyLength else { return false }
+        }
+        return true
     }
 }

@@ -88,8 +88,7 @@ private func handle(
     case LWS_CALLBACK_HTTP:
         // Plain HTTP: the server's httpHandler, or 426 without one (docs/libwebsockets.md#plain-http).
         if let core { return core.httpRequest(wsi) }
-        if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        return ConnectionCore.upgradeRequired(wsi)
     case LWS_CALLBACK_HTTP_BODY:
         // A POST's body, which only arrives once `httpRequest` accepted its length.
         return core?.httpBody(wsi, input, length) ?? -1

@@ -90,6 +90,10 @@ import Testing
         try client.request("GET", "/metrics")
         let response = try #require(try await HTTPTests.response(client))
         #expect(response.status == 426)
+        // With its standard reason phrase (lws's own answer had none: "426 "), and the socket kept for a next request
+        #expect(response.statusLine.hasSuffix(" 426 Upgrade Required"), "\(response.statusLine)")
+        try client.request("GET", "/again")
+        #expect(try await HTTPTests.response(client)?.status == 426)
         await server.shutdown()
     }
 
