@@ -130,6 +130,15 @@ extension JSONRPCClient {
         /// `KurentoClient` assumes ``ServerCapabilities/dedupe``. Added to what each resume reports
         /// (``JSONRPCClient/serverCapabilities``). Default: none.
         public var assumedCapabilities: ServerCapabilities
+        /// Whether the client opens each session with `connect {"received": 0}`, counts the server's notifications
+        /// and, to a server that lists ``ServerCapabilities/replay`` in its answer, acknowledges them
+        /// (`rpc.ack`, and in its pings) and names the last one it read when it resumes: the server then hands the
+        /// new connection exactly the ones after it, whatever the lost link held (docs/wire-protocol.md#delivery).
+        /// A stock Kurento server answers the `connect` with `"OK"` and lists nothing: the client then sends no
+        /// acknowledgement. Default off, since a plain JSON-RPC server answers that `connect` with -32601 and one
+        /// written for a fixed dialogue may not expect it; `RoomClient` and `TreeClient` turn it on. Turn it on for
+        /// any server of this package (`JSONRPCServer` with ``JSONRPCServer/Conventions/kurento``).
+        public var acknowledgesNotifications: Bool
 
         /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
@@ -145,7 +154,8 @@ extension JSONRPCClient {
             readsOnEventLoop: Bool = false,
             metrics: SignalingMetrics = SignalingMetrics(),
             resendsOnResume: Bool = true,
-            assumedCapabilities: ServerCapabilities = []
+            assumedCapabilities: ServerCapabilities = [],
+            acknowledgesNotifications: Bool = false
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -160,6 +170,7 @@ extension JSONRPCClient {
             self.metrics = metrics
             self.resendsOnResume = resendsOnResume
             self.assumedCapabilities = assumedCapabilities
+            self.acknowledgesNotifications = acknowledgesNotifications
         }
 
         /// Settings safe against a stock Kurento server (docs/wire-protocol.md#stock-kurento), which neither dedupes

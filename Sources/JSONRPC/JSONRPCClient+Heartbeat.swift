@@ -27,7 +27,12 @@ extension JSONRPCClient {
               let connection = state.withLock({ $0.machine.connection(ofGeneration: generation) })
         else { return }
         let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
-        let params: JSONValue? = first ? ["interval": .int(milliseconds)] : nil
+        var members: [String: JSONValue] = first ? ["interval": .int(milliseconds)] : [:]
+        // docs/wire-protocol.md#delivery: each ping acknowledges what was read, so a quiet session keeps nothing.
+        if let received = state.withLock({ s in s.delivery.serverAcknowledges ? s.delivery.acknowledging() : nil }) {
+            members["received"] = .int(Int(received))
+        }
+        let params: JSONValue? = members.isEmpty ? nil : .object(members)
         let sentAt = clock.now
         Task { [weak self] in
             guard let outcome = await self?.controlCall(KurentoConventions.ping, params: params, on: connection,

@@ -38,11 +38,14 @@ extension JSONRPCClient {
                     return
                 }
                 let inbound = RPCCodec.decode(text, maxDepth: self.configuration.maxDepth)
+                let bytes = text.utf8.count
                 if executor == nil {
-                    await self.callbacks.perform { self.handleInbound(inbound, from: connection) }
+                    await self.callbacks.perform {
+                        self.handleInbound(inbound, bytes: bytes, from: connection, generation: generation)
+                    }
                 } else if !(self.callbacks.isIdle && self.completeInline(inbound)) {
                     await self.callbacks.handOff(waitingBeyond: Self.handOffLimit) {
-                        self.handleInbound(inbound, from: connection)
+                        self.handleInbound(inbound, bytes: bytes, from: connection, generation: generation)
                     }
                 }
             }
@@ -62,22 +65,26 @@ extension JSONRPCClient {
             || control.complete(response.id, with: outcome, unlessApplying: true)
     }
 
-    func handleInbound(_ inbound: RPCInbound, from connection: any MessageConnection) {
+    /// Handles one message text of `bytes` that connection `generation` read.
+    func handleInbound(_ inbound: RPCInbound, bytes: Int, from connection: any MessageConnection, generation: Int) {
         switch inbound {
         case .unparsable(let error):
             report(.invalidResponse("unparsable message from the server: \(error)"))
         case .single(let message):
-            if let request = handle(message) { answer([request], batched: false, on: connection) }
+            if let request = handle(message, bytes: bytes, from: connection, generation: generation) {
+                answer([request], batched: false, on: connection)
+            }
         case .batch(let messages):
             // Our batches come back as arrays of responses; a server's batch of requests is answered with one
-            // array (JSON-RPC 2.0 §6).
-            let requests = messages.compactMap { handle($0) }
+            // array (JSON-RPC 2.0 §6). A notification in it counts as one of the session's, of no particular size.
+            let requests = messages.compactMap { handle($0, bytes: 0, from: connection, generation: generation) }
             if !requests.isEmpty { answer(requests, batched: true, on: connection) }
         }
     }
 
     /// Handles one message in the receive loop; returns it when it is a request to answer.
-    private func handle(_ message: Result<RPCMessage, RPCInvalidMessage>) -> RPCRequest? {
+    private func handle(_ message: Result<RPCMessage, RPCInvalidMessage>, bytes: Int,
+                        from connection: any MessageConnection, generation: Int) -> RPCRequest? {
         switch message {
         case .failure(let invalid):
             // An invalid answer that names a pending call (e.g. `"jsonrpc":"1.0"`) fails that call at once
@@ -89,6 +96,7 @@ extension JSONRPCClient {
         case .success(.response(let response)):
             accept(response)
         case .success(.notification(let notification)):
+            guard counted(bytes: bytes, from: connection, generation: generation) else { return nil }
             for observer in notificationObservers.withLock({ $0 }) { observer(notification) }
             notificationHub.publish(notification)
         case .success(.request(let request)):
@@ -96,6 +104,27 @@ extension JSONRPCClient {
             return request
         }
         return nil
+    }
+
+    /// Counts a notification of the session (docs/wire-protocol.md#delivery) and acknowledges when one is due.
+    /// Returns false for one that a connection the client no longer reads from delivered late (a link it gave up
+    /// on, still flushing after a takeover): the session hands its successor whatever the client did not count,
+    /// so taking it too would deliver it twice.
+    private func counted(bytes: Int, from connection: any MessageConnection, generation: Int) -> Bool {
+        let outcome = state.withLock { s -> (current: Bool, acknowledge: UInt64?) in
+            guard s.machine.generation == generation else { return (false, nil) }
+            return (true, s.delivery.read(bytes: bytes))
+        }
+        guard outcome.current else {
+            logger.debug("dropped a notification from a connection no longer read")
+            return false
+        }
+        if let received = outcome.acknowledge {
+            let ack = RPCMessage.notification(RPCNotification(method: KurentoConventions.acknowledge,
+                                                              params: ["received": .int(Int(received))]))
+            try? connection.enqueue(ack.jsonText)
+        }
+        return true
     }
 
     private func accept(_ response: RPCResponse) {

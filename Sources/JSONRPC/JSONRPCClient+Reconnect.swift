@@ -99,18 +99,27 @@ extension JSONRPCClient {
     /// ``Configuration/resendsOnResume`` allows, else they fail with ``RPCError/connectionClosed(_:)``; on a refusal
     /// (40007) they fail the same way and the client goes on as a fresh session.
     private func resume(on connection: any MessageConnection, loss: ConnectionEnd, epoch: Int) async -> ResumeOutcome {
-        let registered = state.withLock { $0.machine.handshakeStarted(epoch: epoch, connection: connection) }
-        guard let (generation, sessionId) = registered else { return .superseded }
+        // What was counted is read with the switch to the new connection: whatever the old one still delivers is
+        // dropped from here on, and the server hands the new one everything after it (docs/wire-protocol.md#delivery).
+        let registered = state.withLock { s -> (Int, String?, UInt64)? in
+            s.machine.handshakeStarted(epoch: epoch, connection: connection).map { ($0.0, $0.1, s.delivery.received) }
+        }
+        guard let (generation, sessionId, received) = registered else { return .superseded }
         startReceiving(on: connection, generation: generation)
         var resumed = false
         var capabilities = ServerCapabilities()
         if let sessionId {
-            switch await controlCall(KurentoConventions.connect, params: ["sessionId": .string(sessionId)],
+            var params: [String: JSONValue] = ["sessionId": .string(sessionId)]
+            if configuration.acknowledgesNotifications { params["received"] = .int(Int(received)) }
+            switch await controlCall(KurentoConventions.connect, params: .object(params),
                                      on: connection, timeout: configuration.requestTimeout) {
             case .success(let result):
                 resumed = true
                 capabilities = ServerCapabilities(advertisedIn: result).union(configuration.assumedCapabilities)
-                state.withLock { $0.serverCapabilities = capabilities }
+                state.withLock { s in
+                    s.serverCapabilities = capabilities
+                    s.delivery.serverAcknowledges = capabilities.contains(.replay)
+                }
             case .failure(.remote(let refusal)):
                 logger.info("the server no longer knows the session; continuing as a new one",
                             metadata: ["code": "\(refusal.code)"])
@@ -146,11 +155,31 @@ extension JSONRPCClient {
             return isCurrent(epoch) ? .failed(ConnectionEnd(code: 1006, reason: "lost while resuming")) : .superseded
         }
         logger.info(resumed ? "resumed the session" : "reconnected as a new session")
+        if !resumed { openSession(on: connection, generation: generation) }
         (resumed ? metrics?.resumed : metrics?.fresh)?.increment()
         eventHub.publish(.connected)
         for waiter in waiters { waiter.resume(returning: connection) }
         startHeartbeat(generation: generation)
         return .live
+    }
+
+    /// Opens the session of a new connection (``Configuration/acknowledgesNotifications``): `connect {"received": 0}`,
+    /// whose answer says what the server does. Not awaited: the server reads it before anything sent after it, and
+    /// until its answer arrives the client only counts.
+    func openSession(on connection: any MessageConnection, generation: Int) {
+        state.withLock { $0.delivery.startSession() }
+        guard configuration.acknowledgesNotifications else { return }
+        Task { [weak self] in
+            guard let outcome = await self?.controlCall(KurentoConventions.connect, params: ["received": 0],
+                                                        on: connection, timeout: self?.configuration.requestTimeout ?? .seconds(5)),
+                  let self, case .success(let result) = outcome else { return }
+            let capabilities = ServerCapabilities(advertisedIn: result).union(self.configuration.assumedCapabilities)
+            self.state.withLock { s in
+                guard s.machine.generation == generation else { return }
+                s.serverCapabilities = capabilities
+                s.delivery.serverAcknowledges = capabilities.contains(.replay)
+            }
+        }
     }
 
     /// Drops a handshake connection that did not answer.

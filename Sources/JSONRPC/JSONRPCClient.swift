@@ -39,8 +39,11 @@ public final class JSONRPCClient: Sendable {
         var nextWaiter: UInt64 = 0
         var heartbeatTimer: (any TimerHandle)?
         var rtt: (last: Duration, smoothed: Duration)?
-        /// What the server said in the `connect` result of the last resume; `nil` before any.
+        /// What the server said in its last `connect` result (the session's opening one, or the last resume's);
+        /// `nil` before any.
         var serverCapabilities: ServerCapabilities?
+        /// What the client counted of the session's notifications (docs/wire-protocol.md#delivery).
+        var delivery = ClientDelivery()
     }
 
     /// The settings this client was made with.
@@ -119,8 +122,9 @@ public final class JSONRPCClient: Sendable {
     /// any. A reconnect resumes it; a 40007 refusal clears it.
     public var sessionId: String? { state.withLock { $0.machine.sessionId } }
 
-    /// What the server said it does in the `connect` result of the last resume (``ServerCapabilities``); `nil` before
-    /// any resume. A stock Kurento server says nothing: an empty set.
+    /// What the server said it does in its last `connect` result (``ServerCapabilities``): the one that opened the
+    /// session (``Configuration/acknowledgesNotifications``), or the last resume's; `nil` before any. A stock Kurento
+    /// server says nothing: an empty set.
     public var serverCapabilities: ServerCapabilities? { state.withLock { $0.serverCapabilities } }
 
     /// The round-trip time of the last answered heartbeat `ping`, if any.
@@ -191,6 +195,7 @@ public final class JSONRPCClient: Sendable {
         eventHub.publish(.connected)
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
+        openSession(on: connection, generation: generation)
         startHeartbeat(generation: generation)
         // `connect()` returns once the observers saw `connected` (a RoomClient's state follows them).
         await callbacks.settle()

@@ -110,6 +110,11 @@ extension JSONRPCServer {
             }
             return .ready(.nothing)
         case .success(.notification(let notification)):
+            if configuration.conventions == .kurento, notification.method == KurentoConventions.acknowledge {
+                // docs/wire-protocol.md#delivery: released here, in wire order, never seen by the application.
+                if let received = Self.received(in: notification.params) { session.acknowledge(received) }
+                return .ready(.nothing)
+            }
             return .ready(.notification(notification, session))
         case .success(.request(let request)):
             if configuration.conventions == .kurento, let builtIn = builtIn(request, binding: binding, current: current) {
@@ -133,12 +138,16 @@ extension JSONRPCServer {
         case KurentoConventions.ping:
             // `{"value":"pong"}`, with sessionId only when the request carried one.
             pinged(session, binding: binding, params: request.params)
+            if let received = Self.received(in: request.params) { session.acknowledge(received) }
             var result: JSONValue = ["value": "pong"]
             if let sid = request.params?["sessionId"] { result = ["value": "pong", "sessionId": sid] }
             return .reply(.result(result, id: request.id))
         case KurentoConventions.connect:
+            // docs/wire-protocol.md#delivery: `received` says the client counts and acknowledges notifications.
+            let received = Self.received(in: request.params)
             guard let wanted = request.params?["sessionId"]?.stringValue else {
-                return .reply(.result(connectResult("OK", sessionId: session.id), id: request.id))
+                if received != nil { session.acknowledgesDelivery() }
+                return .reply(.result(connectResult("OK", session: session), id: request.id))
             }
             guard let resumed = self.session(id: wanted) else {
                 logger.log(.info, "connect to an unknown session", metadata: ["session": .bounded(SecureID.redacted(wanted))],
@@ -152,12 +161,23 @@ extension JSONRPCServer {
                            metadata: ["session": .string(resumed.redactedID)], throttledBy: logThrottle)
                 return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
             }
-            if resumed !== session {
+            if resumed === session {
+                if received != nil { session.acknowledgesDelivery() }
+            } else {
                 // docs/wire-protocol.md#sessions: a connect from a new socket takes the session over; the old socket
-                // gets 4409.
-                if let replaced = resumed.attach(binding), replaced !== binding {
+                // gets 4409. The new one first gets, in order, what the client has not read.
+                switch resumed.attach(binding, received: received) {
+                case .failure(let refusal):
+                    // What the client lacks is gone: it must start again, as after an expired session.
+                    logger.log(.info, "resume refused: \(refusal)", metadata: ["session": .string(resumed.redactedID)],
+                               throttledBy: logThrottle)
+                    endSession(resumed)
+                    return .reply(.error(KurentoConventions.reconnectionError, id: request.id))
+                case .success(let replaced?) where replaced !== binding:
                     metrics?.closed(.takeover)
                     Task { await replaced.connection.close(code: 4409, reason: "session taken over") }
+                case .success:
+                    break
                 }
                 metrics?.resumes.increment()
                 current.withLock { $0 = resumed }
@@ -166,7 +186,7 @@ extension JSONRPCServer {
                 for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
             }
             // docs/wire-protocol.md#stock-kurento: "capabilities" tells our clients what a stock server does not do.
-            return .reply(.result(connectResult("reconnection successful", sessionId: resumed.id), id: request.id))
+            return .reply(.result(connectResult("reconnection successful", session: resumed), id: request.id))
         case KurentoConventions.closeSession:
             endSession(session)
             return .replyThenClose(.result("bye", id: request.id))
@@ -176,12 +196,21 @@ extension JSONRPCServer {
     }
 
     /// A `connect` result: `value`, `sessionId`, `capabilities` and the ``Configuration/advertised`` members.
-    private func connectResult(_ value: String, sessionId: String) -> JSONValue {
+    /// ``ServerCapabilities/replay`` is listed only for a session whose client acknowledges: only then is it true.
+    private func connectResult(_ value: String, session: ServerSession) -> JSONValue {
         var result = configuration.advertised
         result["value"] = .string(value)
-        result["sessionId"] = .string(sessionId)
+        result["sessionId"] = .string(session.id)
+        var capabilities = capabilities
+        if !session.isAcknowledged { capabilities.remove(.replay) }
         result["capabilities"] = capabilities.advertised
         return .object(result)
+    }
+
+    /// The `received` count of a `connect`, `ping` or `rpc.ack` (docs/wire-protocol.md#delivery), if it has one.
+    static func received(in params: JSONValue?) -> UInt64? {
+        guard let count = params?["received"]?.intValue, count >= 0 else { return nil }
+        return UInt64(count)
     }
 
     func execute(_ request: RPCRequest, session: ServerSession,

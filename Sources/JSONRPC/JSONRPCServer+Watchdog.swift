@@ -9,22 +9,13 @@ struct PingWatchdog {
     var timer: (any TimerHandle)?
 }
 
-extension ServerSession {
-    func disarmWatchdog() {
-        watchdog.withLock { w in
-            w.timer?.cancel()
-            w.timer = nil
-        }
-    }
-}
-
 extension JSONRPCServer {
     /// A `ping` arrived on `binding`: take its `interval` (clamped to ``Configuration/pingIntervalLimits``) and
     /// re-arm the watchdog for 3 × that interval.
     func pinged(_ session: ServerSession, binding: ConnectionBinding, params: JSONValue?) {
         let declared = params?["interval"]?.intValue.map { Duration.milliseconds($0) }
         let limits = configuration.pingIntervalLimits
-        session.watchdog.withLock { w in
+        session.withWatchdog { w in
             if let declared {
                 w.interval = min(max(declared, limits.lowerBound), limits.upperBound)
             } else if w.interval == nil {
@@ -36,15 +27,15 @@ extension JSONRPCServer {
 
     /// Re-arms the watchdog of a session that has pinged before (after a ping, or a `connect` re-bind).
     func rearmWatchdog(_ session: ServerSession, binding: ConnectionBinding) {
-        guard let interval = session.watchdog.withLock({ $0.interval }) else { return }
+        guard let interval = session.withWatchdog({ $0.interval }) else { return }
         let timer = configuration.clock.schedule(after: interval * 3) { [weak self, weak session] in
             guard let self, let session else { return }
             self.watchdogFired(session, binding: binding, interval: interval)
         }
-        session.watchdog.withLock { w in
-            w.timer?.cancel()
-            w.timer = timer
-        }
+        session.withWatchdog { w in
+            defer { w.timer = timer }
+            return w.timer
+        }?.cancel()
     }
 
     /// A silent session is treated like a dropped socket: the reconnection window starts at once and the socket

@@ -52,6 +52,11 @@ public final class JSONRPCServer: Sendable {
         /// The bytes the duplicate detection of every session of this server may hold together; past it a response
         /// is sent but not remembered (a copy then runs again). Default 64 MiB.
         public var maxRememberedBytesPerServer: Int
+        /// The bytes of notifications one session may keep handed and not released (not yet acknowledged by a client
+        /// that acknowledges, not yet written for one that does not; docs/wire-protocol.md#delivery); one more ends
+        /// the session and closes its socket with 4410, after which its client starts a new session and reads its
+        /// state again. A lone notification always goes. Default 4 MiB.
+        public var maxUnacknowledgedBytes: Int
         /// Requests and notifications one batch may hold (JSON-RPC 2.0 §6); a longer batch is refused whole with one
         /// -32600 error, `id: null`, whose `data` names the limit (docs/wire-protocol.md#limits). Default 100.
         public var maxBatchLength: Int
@@ -111,6 +116,7 @@ public final class JSONRPCServer: Sendable {
             maxRememberedBytesPerSession: Int = 1 << 20,
             maxRememberedBytesPerServer: Int = 64 << 20,
             maxBatchLength: Int = 100,
+            maxUnacknowledgedBytes: Int = 4 << 20,
             principal: @escaping @Sendable (any MessageConnection) -> String? = JSONRPCServer.bearerToken(of:),
             advertised: [String: JSONValue] = [:]
         ) {
@@ -131,6 +137,7 @@ public final class JSONRPCServer: Sendable {
             self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
             self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
             self.maxBatchLength = maxBatchLength
+            self.maxUnacknowledgedBytes = maxUnacknowledgedBytes
             self.principal = principal
             self.advertised = advertised
         }

@@ -31,6 +31,12 @@ public enum KurentoConventions {
     /// `ProtocolManager`).
     public static let ping = "ping", connect = "connect", closeSession = "closeSession"
 
+    /// The notification a client that counts notifications sends to acknowledge them, `{"received": N}`
+    /// (docs/wire-protocol.md#delivery). In JSON-RPC 2.0's reserved `rpc.` namespace, so it never meets an
+    /// application's method; a stock server never gets one (our clients send it only to a server that lists
+    /// ``ServerCapabilities/replay``).
+    public static let acknowledge = "rpc.ack"
+
     /// The error `connect{sessionId}` gets for an unknown session (docs/wire-protocol.md#sessions), exactly: no `data`.
     public static let reconnectionError = RPCErrorObject(code: 40007, message: "reconnection error")
 }

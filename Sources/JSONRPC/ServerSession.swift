@@ -1,3 +1,5 @@
+import CoreMetrics
+import DequeModule
 import Logging
 import SignalingSupport
 
@@ -14,17 +16,38 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     let principal: String?
     let responses: ResponseCache
     let pending: PendingRequests
-    private let binding: LockedValue<ConnectionBinding?>
-    private let expiry = LockedValue<(any TimerHandle)?>(nil)
+    /// Everything about the session's link, under one lock: which connection is bound, the expiry timer, the ping
+    /// watchdog, the closes asked for after a reply and the notifications handed and not released
+    /// (docs/architecture.md#server-sessions). The lock is never held while user code or a timer's action runs.
+    private let link: LockedValue<Link>
+    /// What the bound connection reports written (``SessionDelivery/Mode/written``): a lock of its own, a leaf,
+    /// because a connection may report from inside ``MessageConnection/enqueue(_:whenWritten:)``, which is called
+    /// under `link`'s lock.
+    private let reports = LockedValue(WriteReports())
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
-    private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
-    /// The ping watchdog: the declared interval and the timer that fires after 3 × it without a ping.
-    let watchdog = LockedValue(PingWatchdog())
+    /// The most bytes of notifications handed and not released (``JSONRPCServer/Configuration/maxUnacknowledgedBytes``).
+    private let byteLimit: Int
     /// Ends the session at its server (as `closeSession` does).
     private let ender: @Sendable (ServerSession) -> Void
     /// The server's instruments, if on (the session's outboxes count through them).
     let metrics: ServerMetrics?
+
+    private struct Link {
+        var binding: ConnectionBinding?
+        /// Grows with every bind and unbind: write reports, expiry timers and watchdogs of an older one do nothing.
+        var epoch: UInt64 = 0
+        var expiry: (any TimerHandle)?
+        var watchdog = PingWatchdog()
+        var closesAfterReply: [RequestID: ConnectionEnd] = [:]
+        var delivery = SessionDelivery()
+        var ended = false
+    }
+
+    private struct WriteReports {
+        var epoch: UInt64 = 0
+        var written = 0
+    }
 
     init(binding: ConnectionBinding, configuration: JSONRPCServer.Configuration, budget: ResponseCacheBudget,
          metrics: ServerMetrics?, end: @escaping @Sendable (ServerSession) -> Void) {
@@ -32,11 +55,17 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         principal = binding.principal
         self.metrics = metrics
         ender = end
-        self.binding = LockedValue(binding)
+        link = LockedValue(Link(binding: binding))
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
                                   limit: configuration.maxRememberedResponses, budget: budget)
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
         requestTimeout = configuration.requestTimeout
+        byteLimit = configuration.maxUnacknowledgedBytes
+    }
+
+    deinit {
+        let lost = link.withLock { $0.delivery.discardAll() }
+        countReleased(0, dropped: lost)
     }
 
     public var description: String { "session \(SecureID.redacted(id))" }
@@ -47,18 +76,28 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// The connection bound to the session now, if any: applications read what the transport knows about the
     /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
-    public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }
-
-    /// The binding of the connection bound now, if any (outboxes hand their notifications to it).
-    var currentBinding: ConnectionBinding? { binding.withLock { $0 } }
+    public var connection: (any MessageConnection)? { link.withLock { $0.binding?.connection } }
 
     /// Whether a connection is bound to the session now.
-    public var isConnected: Bool { binding.withLock { $0 != nil } }
+    public var isConnected: Bool { link.withLock { $0.binding != nil } }
 
-    /// Sends a notification to the client.
-    /// - Throws: ``RPCError/connectionClosed(_:)`` when no connection is bound or it has ended.
+    /// Sends a notification to the client, numbered and kept until released like every notification of the session
+    /// (docs/wire-protocol.md#delivery): a client that acknowledges gets it after a resume if the link lost it.
+    /// - Throws: ``RPCError/connectionClosed(_:)`` when no connection is bound.
     public func notify(_ method: String, params: JSONValue? = nil) async throws {
-        try await transmit(RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText)
+        metrics?.outbox.queued.increment()
+        metrics?.outbox.depth.increment()
+        let text = RPCMessage.notification(RPCNotification(method: method, params: params)).jsonText
+        switch deliver(CollectionOfOne(text)) {
+        case .handed: return
+        case .noConnection:
+            metrics?.outbox.depth.decrement()
+            metrics?.outbox.dropped.increment()
+            throw RPCError.connectionClosed(nil)
+        case .overflow:
+            await end(code: Self.overflowEnd.code, reason: Self.overflowEnd.reason)
+            throw RPCError.connectionClosed(Self.overflowEnd)
+        }
     }
 
     /// Sends a request to the client and returns its result (timeout ``JSONRPCServer/Configuration/requestTimeout``
@@ -83,7 +122,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// Closes the session's current connection.
     public func close(code: UInt16 = 1000, reason: String = "") async {
-        await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
+        await link.withLock { $0.binding }?.connection.close(code: code, reason: reason)
     }
 
     /// Ends the session for good, as `closeSession` would, then closes its current connection (if any) with `code`
@@ -91,23 +130,24 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// `connect{sessionId}` naming it gets 40007 (docs/wire-protocol.md#sessions). Ending an ended session does nothing
     /// more.
     public func end(code: UInt16 = 1000, reason: String = "") async {
+        let binding = link.withLock { $0.binding }
         ender(self)
-        await close(code: code, reason: reason)
+        await binding?.connection.close(code: code, reason: reason)
     }
 
     /// Asks the server to close the connection that carried request `id` with `code` and `reason` once the reply
     /// to it has been sent (Room's `leaveRoom`: reply first, then close with 1000). Call it from that request's
     /// handler; it has no effect on notifications. Inside a batch the connection closes after the batch's reply.
     public func closeAfterReply(to id: RequestID, code: UInt16 = 1000, reason: String = "") {
-        closesAfterReply.withLock { $0[id] = ConnectionEnd(code: code, reason: reason) }
+        link.withLock { $0.closesAfterReply[id] = ConnectionEnd(code: code, reason: reason) }
     }
 
     func takeCloseAfterReply(_ id: RequestID) -> ConnectionEnd? {
-        closesAfterReply.withLock { $0.removeValue(forKey: id) }
+        link.withLock { $0.closesAfterReply.removeValue(forKey: id) }
     }
 
     func transmit(_ text: String) async throws {
-        guard let current = binding.withLock({ $0?.connection }) else { throw RPCError.connectionClosed(nil) }
+        guard let current = link.withLock({ $0.binding?.connection }) else { throw RPCError.connectionClosed(nil) }
         do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
     }
 
@@ -121,41 +161,201 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
-    func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
-        expiry.withLock { timer in
-            timer?.cancel()
-            timer = nil
+    // MARK: - Binding
+
+    /// A `connect` on the session's own connection said `received` (docs/wire-protocol.md#delivery): from now on
+    /// the client's acknowledgements release its notifications.
+    func acknowledgesDelivery() {
+        link.withLock { _ = $0.delivery.resume(received: 0, resuming: false) }
+    }
+
+    /// Whether the session's notifications are released by the client's acknowledgements (it said `received`).
+    var isAcknowledged: Bool { link.withLock { $0.delivery.mode == .acknowledged } }
+
+    /// Binds `new` (a `connect{sessionId}` from another socket, `received` the last notification its client read,
+    /// if it said) and hands it, in order, every notification the client has not got: the kept ones after
+    /// `received`, or (a stock client) the ones no connection reported written. Returns the connection it replaces,
+    /// or the refusal when `received` cannot be honoured (the session is left as it was).
+    func attach(_ new: ConnectionBinding, received: UInt64?) -> Result<ConnectionBinding?, SessionDelivery.Refusal> {
+        let (outcome, timer, released) = link.withLock { l -> (Result<ConnectionBinding?, SessionDelivery.Refusal>, (any TimerHandle)?, Int) in
+            let released = collectWritten(&l)
+            let replay: Deque<String>
+            switch l.delivery.resume(received: received, resuming: true) {
+            case .success(let rest): replay = rest
+            case .failure(let refusal): return (.failure(refusal), nil, released)
+            }
+            let old = l.binding
+            l.binding = new
+            l.epoch += 1
+            startReports(epoch: l.epoch)
+            defer { l.expiry = nil }
+            hand(replay, to: new, mode: l.delivery.mode, epoch: l.epoch)
+            return (.success(old), l.expiry, released)
         }
-        return binding.withLock { current in
-            defer { current = new }
-            return current
-        }
+        timer?.cancel()
+        countReleased(released, dropped: 0)
+        return outcome
     }
 
     /// Unbinds `old` if it is still the bound connection: the session's server→client requests fail, and the
-    /// session expires after `window` unless a `connect` re-binds it. Returns whether `old` was bound.
+    /// session expires after `window` unless a `connect` re-binds it first. The unbinding and the arming of the
+    /// expiry are one step as far as a resume can tell: a timer armed for an unbinding that a resume has
+    /// overtaken never ends the session. Returns whether `old` was bound.
     func detach(_ old: ConnectionBinding, end: ConnectionEnd, window: Duration, clock: any SignalingClock,
                 expire: @escaping @Sendable () -> Void) -> Bool {
-        let wasBound = binding.withLock { current -> Bool in
-            guard let bound = current, bound === old else { return false }
-            current = nil
-            return true
+        let unbound = link.withLock { l -> (epoch: UInt64, watchdog: (any TimerHandle)?, released: Int)? in
+            guard let bound = l.binding, bound === old else { return nil }
+            let released = collectWritten(&l)
+            l.binding = nil
+            l.epoch += 1
+            startReports(epoch: l.epoch)
+            defer { l.watchdog.timer = nil }
+            return (l.epoch, l.watchdog.timer, released)
         }
-        guard wasBound else { return false }
-        disarmWatchdog()
+        guard let unbound else { return false }
+        unbound.watchdog?.cancel()
+        countReleased(unbound.released, dropped: 0)
         pending.failAll(with: .connectionClosed(end))
-        let timer = clock.schedule(after: window, expire)
-        expiry.withLock { $0 = timer }
+        // The timer is armed outside the lock (a clock may run its action at once); it counts only while the
+        // session is still unbound in the same epoch, and it checks again when it fires.
+        let timer = clock.schedule(after: window) { [weak self] in
+            guard let self, self.link.withLock({ $0.binding == nil && $0.epoch == unbound.epoch && !$0.ended }) else { return }
+            expire()
+        }
+        let stale = link.withLock { l -> Bool in
+            guard l.binding == nil, l.epoch == unbound.epoch, !l.ended else { return true }
+            l.expiry = timer
+            return false
+        }
+        if stale { timer.cancel() }
         return true
     }
 
     /// Ends the session for good (closeSession or expiry).
     func terminate() {
-        expiry.withLock { $0?.cancel() }
-        disarmWatchdog()
+        let (expiry, watchdog, lost) = link.withLock { l -> ((any TimerHandle)?, (any TimerHandle)?, Int) in
+            l.ended = true
+            defer {
+                l.expiry = nil
+                l.watchdog.timer = nil
+            }
+            return (l.expiry, l.watchdog.timer, l.delivery.discardAll())
+        }
+        expiry?.cancel()
+        watchdog?.cancel()
+        countReleased(0, dropped: lost)
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
         responses.forgetAll()
+    }
+
+    // MARK: - Delivery
+
+    /// What ``deliver(_:)`` did.
+    enum Delivered {
+        /// Handed to the bound connection and kept until released.
+        case handed
+        /// No connection is bound: nothing was handed.
+        case noConnection
+        /// Handing them would keep more than ``JSONRPCServer/Configuration/maxUnacknowledgedBytes`` unreleased:
+        /// nothing was handed, and the session must end (close ``ServerSession/overflowEnd``).
+        case overflow
+    }
+
+    /// The close of a session that kept too much unreleased: 4410, which a client reconnects after; it then finds the
+    /// session gone (40007) and starts again (docs/wire-protocol.md#delivery).
+    package static let overflowEnd = ConnectionEnd(code: 4410, reason: "session ended: too many unacknowledged notifications")
+
+    /// Hands `texts`, in order, to the bound connection, numbering each and keeping it until released; synchronous
+    /// and cheap, so an outbox can call it under its own lock. A connection that is closing keeps them too: its end
+    /// unbinds the session, and a resume hands them again.
+    func deliver(_ texts: some Collection<String>) -> Delivered {
+        let (outcome, released) = link.withLock { l -> (Delivered, Int) in
+            guard let binding = l.binding else { return (.noConnection, 0) }
+            let released = collectWritten(&l)
+            let adding = texts.reduce(0) { $0 + $1.utf8.count }
+            // A lone notification always goes (an empty log never overflows).
+            if !l.delivery.log.isEmpty, l.delivery.bytes + adding > byteLimit {
+                return (.overflow, released)
+            }
+            for text in texts { l.delivery.handed(text) }
+            hand(texts, to: binding, mode: l.delivery.mode, epoch: l.epoch)
+            return (.handed, released)
+        }
+        countReleased(released, dropped: 0)
+        return outcome
+    }
+
+    /// The client acknowledged every notification up to `received` (`rpc.ack`, or `received` in a `ping`).
+    func acknowledge(_ received: UInt64) {
+        let count = link.withLock { $0.delivery.acknowledge(received) }
+        countReleased(count, dropped: 0)
+    }
+
+    /// Notifications handed and not released (what a slow or silent client holds up).
+    var unreleased: Int {
+        let (count, released) = link.withLock { l in
+            let released = collectWritten(&l)
+            return (l.delivery.log.count, released)
+        }
+        countReleased(released, dropped: 0)
+        return count
+    }
+
+    /// Hands `texts` to `binding`'s connection; with ``SessionDelivery/Mode/written`` each write is reported to
+    /// `reports` for `epoch`. Stops at the first refusal (the connection is closing: the texts stay kept).
+    private func hand(_ texts: some Collection<String>, to binding: ConnectionBinding, mode: SessionDelivery.Mode,
+                      epoch: UInt64) {
+        let reports = reports
+        for text in texts {
+            do {
+                if mode == .written {
+                    try binding.connection.enqueue(text) { end in
+                        guard end == nil else { return }
+                        reports.withLock { r in if r.epoch == epoch { r.written += 1 } }
+                    }
+                } else {
+                    try binding.connection.enqueue(text, whenWritten: nil)
+                }
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Releases what the bound connection reported written since the last look (``SessionDelivery/Mode/written``).
+    private func collectWritten(_ l: inout Link) -> Int {
+        let written = reports.withLock { r -> Int in
+            defer { r.written = 0 }
+            return r.epoch == l.epoch ? r.written : 0
+        }
+        return l.delivery.written(written)
+    }
+
+    private func startReports(epoch: UInt64) {
+        reports.withLock { $0 = WriteReports(epoch: epoch) }
+    }
+
+    /// Counts `sent` notifications released and `dropped` ones never to be (docs/operations.md#metrics).
+    private func countReleased(_ sent: Int, dropped: Int) {
+        guard let outbox = metrics?.outbox, sent + dropped > 0 else { return }
+        if sent > 0 { outbox.sent.increment(by: sent) }
+        if dropped > 0 { outbox.dropped.increment(by: dropped) }
+        outbox.depth.decrement(by: Double(sent + dropped))
+    }
+
+    // MARK: - Watchdog
+
+    /// Reads and changes the ping watchdog under the session's lock.
+    func withWatchdog<T>(_ body: (inout PingWatchdog) -> T) -> T {
+        link.withLock { body(&$0.watchdog) }
+    }
+
+    /// Stops the ping watchdog.
+    func disarmWatchdog() {
+        withWatchdog { w in
+            defer { w.timer = nil }
+            return w.timer
+        }?.cancel()
     }
 }
 

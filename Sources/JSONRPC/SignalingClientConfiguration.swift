@@ -82,7 +82,8 @@ public struct SignalingClientConfiguration: Sendable {
     /// The settings of the client's ``JSONRPCClient``.
     package var rpc: JSONRPCClient.Configuration {
         .init(requestTimeout: requestTimeout, retries: retries, autoConnect: autoConnect, reconnect: reconnect,
-              heartbeat: heartbeat, logger: logger, clock: clock, metrics: metrics, resendsOnResume: resendsOnResume)
+              heartbeat: heartbeat, logger: logger, clock: clock, metrics: metrics, resendsOnResume: resendsOnResume,
+              acknowledgesNotifications: true)
     }
 
     /// The WebSocket options with the `Authorization` header added when there is a token.

@@ -73,7 +73,8 @@ extension KurentoClient {
             return JSONRPCClient.Configuration(
                 requestTimeout: requestTimeout, retries: 0, autoConnect: true, reconnect: .automatic(backoff),
                 heartbeat: heartbeat.map { .every($0) } ?? .off, logger: logger, clock: clock,
-                metrics: metrics, resendsOnResume: true, assumedCapabilities: .dedupe)
+                metrics: metrics, resendsOnResume: true, assumedCapabilities: .dedupe,
+                acknowledgesNotifications: false)
         }
     }
 }

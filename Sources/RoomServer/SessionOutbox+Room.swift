@@ -6,13 +6,13 @@ import RoomProtocol
 /// The room and tree registries enqueue under their own lock and flush afterwards, so `participantLeft` can never
 /// overtake the `participantJoined` it follows. While the session has no connection, notifications stay queued (at
 /// most ``RoomServerLimits/maxQueuedNotifications``) and are sent when it resumes; one more ends the session (its
-/// client gets 40007 on `connect`) and closes its connection, if any, with 1008: one slow consumer never slows a
+/// client gets 40007 on `connect`) and closes its connection, if any, with 4410: one slow consumer never slows a
 /// room, and an overflow ends the session.
 extension SessionOutbox {
     /// The Room/Tree outbox of `session`: kept while disconnected, and the session ended on overflow.
     convenience init(roomServerSession session: ServerSession, limit: Int) {
         self.init(session: session, limit: limit, whileDisconnected: .keep) { session in
-            await session.end(code: 1008, reason: "too many queued notifications")
+            await session.end(code: ServerSession.overflowEnd.code, reason: "too many queued notifications")
         }
     }
 
