@@ -82,6 +82,8 @@ let package = Package(
             dependencies: [
                 "WebSocketTransport", "SignalingSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],

@@ -56,7 +56,7 @@ extension JSONRPCClient {
             await dispatch(text, completing: [id])
             return try await outcome.wait().get()
         } onCancel: {
-            pending.complete(id, with: .failure(.cancelled))
+            completeRequest(id, with: .failure(.cancelled))
         }
     }
 
@@ -119,7 +119,7 @@ extension JSONRPCClient {
         guard !entries.isEmpty else { return [] }
         if Task.isCancelled { throw RPCError.cancelled }
         var messages: [RPCMessage] = []
-        var requests: [(id: RequestID, outcome: OneShot<PendingRequests.Outcome>)] = []
+        var requests: [(id: RequestID, outcome: OneShot<RequestTable.Outcome>)] = []
         for entry in entries {
             switch entry {
             case .request(let method, let params):
@@ -137,32 +137,31 @@ extension JSONRPCClient {
             for request in requests { results.append(await request.outcome.wait()) }
             return results
         } onCancel: {
-            for id in ids { pending.complete(id, with: .failure(.cancelled)) }
+            for id in ids { completeRequest(id, with: .failure(.cancelled)) }
         }
     }
 
     /// Completes the pending request `id` with ``RPCError/cancelled``; returns whether it was pending.
     @discardableResult
-    public func cancelRequest(_ id: RequestID) -> Bool { pending.complete(id, with: .failure(.cancelled)) }
+    public func cancelRequest(_ id: RequestID) -> Bool { completeRequest(id, with: .failure(.cancelled)) }
 
     /// Completes every pending request with ``RPCError/cancelled``; returns how many there were.
     @discardableResult
-    public func cancelAllRequests() -> Int { pending.failAll(with: .cancelled) }
+    public func cancelAllRequests() -> Int { failRequests(.call, with: .cancelled) }
 
     /// The ids of the requests still waiting for a response.
-    public var pendingRequestIDs: [RequestID] { pending.ids }
+    public var pendingRequestIDs: [RequestID] { withRequests { $0.callIDs } }
 
     /// Allocates an id and registers the request (with its timer) before anything is sent
     /// (docs/libwebsockets.md#prior-art).
     func startRequest(_ method: String, params: JSONValue?, timeout: Duration?,
                       onSuccess: (@Sendable (JSONValue) -> Void)? = nil)
-        -> (RequestID, OneShot<PendingRequests.Outcome>, String)
+        -> (RequestID, OneShot<RequestTable.Outcome>, String)
     {
         let id = RequestID.number(ids.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
-        let outcome = pending.register(id: id, method: method, text: text,
-                                       timeout: timeout ?? configuration.requestTimeout,
-                                       onSuccess: onSuccess) { [weak self] text in
+        let outcome = registerRequest(id, method: method, text: text, timeout: timeout ?? configuration.requestTimeout,
+                                      retries: configuration.retries, onSuccess: onSuccess) { [weak self] text in
             try await self?.transmit(text, unlessEnded: id)
         }
         return (id, outcome, text)

@@ -61,8 +61,7 @@ extension JSONRPCClient {
         guard case .single(.success(.response(let response))) = inbound else { return false }
         recordSessionId(from: response)
         let outcome = response.outcome.mapError { RPCError.remote($0) }
-        return pending.complete(response.id, with: outcome, unlessApplying: true)
-            || control.complete(response.id, with: outcome, unlessApplying: true)
+        return completeRequest(response.id, with: outcome, unlessApplying: true)
     }
 
     /// Handles one message text of `bytes` that connection `generation` read.
@@ -89,7 +88,7 @@ extension JSONRPCClient {
         case .failure(let invalid):
             // An invalid answer that names a pending call (e.g. `"jsonrpc":"1.0"`) fails that call at once
             // instead of leaving it to time out (hostile servers).
-            if let id = invalid.id, id != .null, pending.complete(id, with: .failure(.invalidResponse(invalid.reason))) {
+            if let id = invalid.id, id != .null, completeRequest(id, with: .failure(.invalidResponse(invalid.reason))) {
                 return nil
             }
             report(.invalidResponse(invalid.reason))
@@ -130,7 +129,7 @@ extension JSONRPCClient {
     private func accept(_ response: RPCResponse) {
         recordSessionId(from: response)
         let outcome = response.outcome.mapError { RPCError.remote($0) }
-        if pending.complete(response.id, with: outcome) || control.complete(response.id, with: outcome) { return }
+        if completeRequest(response.id, with: outcome) { return }
         if response.id == .null, case .failure(let error) = response.outcome {
             // The server could not read one of our messages (JSON-RPC 2.0 §5: id null).
             report(.remote(error))

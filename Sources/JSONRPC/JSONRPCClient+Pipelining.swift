@@ -37,7 +37,7 @@ extension JSONRPCClient {
             for request in started { results.append(await request.1.wait()) }
             return results
         } onCancel: {
-            for id in ids { pending.complete(id, with: .failure(.cancelled)) }
+            for id in ids { completeRequest(id, with: .failure(.cancelled)) }
         }
     }
 
@@ -55,11 +55,11 @@ extension JSONRPCClient {
                 connection = try await self.connectionForSending()
             } catch {
                 let failure = error as? RPCError ?? .connectionClosed(nil)
-                for id in messages.flatMap(\.ids) { self.pending.complete(id, with: .failure(failure)) }
+                for id in messages.flatMap(\.ids) { self.completeRequest(id, with: .failure(failure)) }
                 return
             }
             for (index, message) in messages.enumerated() {
-                if !connected, !message.ids.contains(where: self.pending.contains) { continue }
+                if !connected, !self.withRequests({ table in message.ids.contains(where: table.contains) }) { continue }
                 do {
                     // Queued without waiting for the write where the connection can: the response completes the call.
                     try connection.enqueue(message.text)
@@ -68,7 +68,7 @@ extension JSONRPCClient {
                     // them; without it, they fail now.
                     if self.configuration.reconnect != .off, error is ConnectionEnd { return }
                     let failure = RPCError.connectionClosed(error as? ConnectionEnd)
-                    for id in messages[index...].flatMap(\.ids) { self.pending.complete(id, with: .failure(failure)) }
+                    for id in messages[index...].flatMap(\.ids) { self.completeRequest(id, with: .failure(failure)) }
                     return
                 }
             }

@@ -133,7 +133,7 @@ extension JSONRPCClient {
         let lostIDs = state.withLock { $0.machine.resumeAnswered(epoch: epoch, resumed: resumed) }
         if resumed, configuration.resendsOnResume, capabilities.contains(.dedupe) {
             // Same ids: the server's dedupe answers a request it already ran from its cache (not an attempt).
-            let resend = pending.pendingMessages.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
+            let resend = withRequests { $0.pendingCalls }.filter { lostIDs.contains($0.id) }.sorted { Self.order($0.id) < Self.order($1.id) }
             for message in resend {
                 do { try await connection.send(message.text) } catch { break }
             }
@@ -141,9 +141,9 @@ extension JSONRPCClient {
             // docs/wire-protocol.md#stock-kurento: a server that does not dedupe may have run them; running them again
             // could publish twice. Their outcome is unknown to us, so they fail as lost with the connection.
             let lost = Set(lostIDs)
-            for id in pending.ids where lost.contains(id) { pending.complete(id, with: .failure(.connectionClosed(loss))) }
+            for id in withRequests({ $0.callIDs }) where lost.contains(id) { completeRequest(id, with: .failure(.connectionClosed(loss))) }
         } else {
-            pending.failAll(with: .connectionClosed(loss))
+            failRequests(.call, with: .connectionClosed(loss))
         }
         let waiters = transition { s -> [CheckedContinuation<any MessageConnection, any Error>]? in
             guard s.machine.handshakeCompleted(epoch: epoch, generation: generation, resumed: resumed) else { return nil }
@@ -164,15 +164,15 @@ extension JSONRPCClient {
     }
 
     /// Opens the session of a new connection (``Configuration/acknowledgesNotifications``): `connect {"received": 0}`,
-    /// whose answer says what the server does. Not awaited: the server reads it before anything sent after it, and
-    /// until its answer arrives the client only counts.
+    /// queued at once, ahead of anything sent after it, whose answer says what the server does. Not awaited: the
+    /// server reads it before anything sent after it, and until its answer arrives the client only counts.
     func openSession(on connection: any MessageConnection, generation: Int) {
         state.withLock { $0.delivery.startSession() }
         guard configuration.acknowledgesNotifications else { return }
+        let opening = startControlCall(KurentoConventions.connect, params: ["received": 0], on: connection,
+                                       timeout: configuration.requestTimeout)
         Task { [weak self] in
-            guard let outcome = await self?.controlCall(KurentoConventions.connect, params: ["received": 0],
-                                                        on: connection, timeout: self?.configuration.requestTimeout ?? .seconds(5)),
-                  let self, case .success(let result) = outcome else { return }
+            guard case .success(let result) = await opening.wait(), let self else { return }
             let capabilities = ServerCapabilities(advertisedIn: result).union(self.configuration.assumedCapabilities)
             self.state.withLock { s in
                 guard s.machine.generation == generation else { return }
@@ -199,7 +199,7 @@ extension JSONRPCClient {
         guard let waiters else { return }
         metrics?.gaveUp.increment()
         logger.warning("reconnecting failed", metadata: ["reason": "\(end)"])
-        pending.failAll(with: .connectionClosed(end))
+        failRequests(.call, with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.failure(.connectionClosed(end)))
     }
@@ -251,19 +251,26 @@ extension JSONRPCClient {
     /// Sends one of the client's own requests (`ping`, `connect`) on `connection`, outside the queue, without
     /// retries, and waits for its outcome.
     func controlCall(_ method: String, params: JSONValue?, on connection: any MessageConnection,
-                     timeout: Duration) async -> PendingRequests.Outcome {
-        let id = RequestID.number(ids.next())
+                     timeout: Duration) async -> RequestTable.Outcome {
+        await startControlCall(method, params: params, on: connection, timeout: timeout).wait()
+    }
+
+    /// Registers and queues one of the client's own requests at once (in order with whatever is sent after it), and
+    /// returns its outcome to wait for.
+    func startControlCall(_ method: String, params: JSONValue?, on connection: any MessageConnection,
+                          timeout: Duration) -> OneShot<RequestTable.Outcome> {
+        let id = RequestID.number(-controlIDs.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
         // The deadline runs from now, not from the write: a choked socket that never takes the ping is a lost
         // connection within one interval, not after the transport gives up (40 s).
-        let outcome = control.register(id: id, method: method, text: text, timeout: timeout, retries: 0) { _ in }
+        let outcome = registerRequest(id, method: method, text: text, kind: .control, timeout: timeout, retries: 0) { _ in }
         do {
-            try connection.enqueue(text) { [control] end in
-                if let end { control.complete(id, with: .failure(.connectionClosed(end))) }
+            try connection.enqueue(text) { [weak self] end in
+                if let end { self?.completeRequest(id, with: .failure(.connectionClosed(end))) }
             }
         } catch {
-            control.complete(id, with: .failure(.connectionClosed(error as? ConnectionEnd)))
+            completeRequest(id, with: .failure(.connectionClosed(error as? ConnectionEnd)))
         }
-        return await outcome.wait()
+        return outcome
     }
 }

@@ -44,6 +44,8 @@ public final class JSONRPCClient: Sendable {
         var serverCapabilities: ServerCapabilities?
         /// What the client counted of the session's notifications (docs/wire-protocol.md#delivery).
         var delivery = ClientDelivery()
+        /// The calls and control requests (`ping`, `connect`) sent and not answered, with their one deadline timer.
+        var requests = RequestTable()
     }
 
     /// The settings this client was made with.
@@ -51,10 +53,11 @@ public final class JSONRPCClient: Sendable {
     let transport: any MessageTransport
     let state: LockedValue<State>
     let delegateFeeder = DelegateFeeder<any JSONRPCClientDelegate>()
-    let pending: PendingRequests
-    /// The client's own requests (`ping`, `connect`): never retried, never re-sent on resume.
-    let control: PendingRequests
+    /// The ids of calls: 0, 1, 2, …
     let ids = SequentialIDs()
+    /// The ids of the client's own requests (`ping`, `connect`): -1, -2, …, so that a caller's ids do not depend on
+    /// when the heartbeat ran or whether a session was opened first.
+    let controlIDs = SequentialIDs(startingAt: 1)
     let jitter: LockedValue<SeededRandomNumberGenerator>
     let router = MethodRouter<RPCRequest>()
     let notificationHub: Broadcast<RPCNotification>
@@ -80,8 +83,6 @@ public final class JSONRPCClient: Sendable {
         self.configuration = configuration
         state = LockedValue(State(machine: ClientConnectionMachine(reconnects: configuration.reconnect != .off,
                                                                    autoConnect: configuration.autoConnect)))
-        pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
-        control = PendingRequests(clock: configuration.clock, retries: 0)
         jitter = LockedValue(SeededRandomNumberGenerator(seed: configuration.reconnect.backoff?.seed ?? .random(in: 0...UInt64.max)))
         notificationHub = Broadcast(bufferLimit: configuration.notificationBufferLimit)
         metrics = ClientMetrics(configuration.metrics)
@@ -90,13 +91,15 @@ public final class JSONRPCClient: Sendable {
 
     deinit {
         // Nobody can call close() any more: close the connection so the receive loop (which holds it) ends too.
-        let (connections, timer) = state.withLock { ($0.machine.connections, $0.heartbeatTimer) }
+        let (connections, timer, requests, requestTimer) = state.withLock {
+            ($0.machine.connections, $0.heartbeatTimer, $0.requests.removeAll(), $0.requests.disarm())
+        }
         timer?.cancel()
+        requestTimer?.cancel()
         for connection in connections {
             Task { await connection.close(code: 1001, reason: "client released") }
         }
-        pending.failAll(with: .cancelled)
-        control.failAll(with: .cancelled)
+        for entry in requests { entry.outcome.fulfill(.failure(.cancelled)) }
         notificationHub.finish()
         stateHub.finish()
         eventHub.finish()
@@ -192,10 +195,11 @@ public final class JSONRPCClient: Sendable {
             await connection.close(code: 1000, reason: "closed while connecting")
             throw error
         }
+        // Before anything else is sent on it (docs/wire-protocol.md#delivery).
+        openSession(on: connection, generation: generation)
         eventHub.publish(.connected)
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
-        openSession(on: connection, generation: generation)
         startHeartbeat(generation: generation)
         // `connect()` returns once the observers saw `connected` (a RoomClient's state follows them).
         await callbacks.settle()
@@ -218,8 +222,7 @@ public final class JSONRPCClient: Sendable {
         reconnecting?.cancel()
         timer?.cancel()
         guard case .close(let connections) = action else { return }
-        control.failAll(with: .connectionClosed(end))
-        pending.failAll(with: .connectionClosed(end))
+        failRequests(with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.disconnected(end))
         for connection in connections { await connection.close(code: code, reason: reason) }
@@ -237,9 +240,8 @@ public final class JSONRPCClient: Sendable {
     func connectionEnded(generation: Int, end: ConnectionEnd) {
         // The clock and the timer handle may be the user's: neither is called under the lock.
         let lostAt = clock.now
-        let pendingIDs = pending.ids
         let (next, heartbeatTimer) = transition { s -> (ClientConnectionMachine<any MessageConnection>.EndAction, (any TimerHandle)?) in
-            let next = s.machine.connectionEnded(generation: generation, end: end, pendingIDs: pendingIDs)
+            let next = s.machine.connectionEnded(generation: generation, end: end, pendingIDs: s.requests.callIDs)
             switch next {
             case .ignore, .handshakeLost:
                 return (next, nil)
@@ -259,16 +261,15 @@ public final class JSONRPCClient: Sendable {
             return
         case .handshakeLost:
             // The reconnect loop waits on its `connect`; failing it sends the loop to its next attempt.
-            control.failAll(with: .connectionClosed(end))
+            failRequests(.control, with: .connectionClosed(end))
         case .reconnect:
-            control.failAll(with: .connectionClosed(end))
+            failRequests(.control, with: .connectionClosed(end))
             logger.info("connection lost; reconnecting", metadata: ["reason": "\(end)"])
             eventHub.publish(.disconnected(end))
         case .stop:
-            control.failAll(with: .connectionClosed(end))
             // Without reconnecting (policy off, or a close code that forbids it) a drop completes every pending
             // request at once.
-            let failed = pending.failAll(with: .connectionClosed(end))
+            let failed = failRequests(with: .connectionClosed(end))
             logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
             eventHub.publish(.disconnected(end))
             if end.code != 1000 { eventHub.publish(.failure(.connectionClosed(end))) }
@@ -293,11 +294,16 @@ public final class JSONRPCClient: Sendable {
     /// reach the server).
     func transmit(_ text: String, unlessEnded request: RequestID? = nil) async throws {
         let connection = try await connectionForSending()
-        if let request, !pending.contains(request) { return }
+        if let request, !withRequests({ $0.contains(request) }) { return }
         do {
             try await connection.send(text)
         } catch let end as ConnectionEnd {
             throw RPCError.connectionClosed(end)
         }
     }
+}
+
+extension JSONRPCClient: RequestTableOwner {
+    func withRequests<T>(_ body: (inout RequestTable) -> T) -> T { state.withLock { body(&$0.requests) } }
+    var requestClock: any SignalingClock { configuration.clock }
 }

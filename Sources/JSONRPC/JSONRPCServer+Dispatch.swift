@@ -104,7 +104,7 @@ extension JSONRPCServer {
             logger.log(.debug, "invalid request", metadata: ["reason": .bounded(invalid.reason)], throttledBy: logThrottle)
             return .ready(.reply(counted(.error(.invalidRequest(), id: invalid.id ?? .null), metrics?.invalid)))
         case .success(.response(let response)):
-            if !session.pending.complete(response.id, with: response.outcome.mapError { .remote($0) }) {
+            if !session.completeRequest(response.id, with: response.outcome.mapError { .remote($0) }) {
                 logger.log(.debug, "dropped a late or unknown response", metadata: ["id": .bounded("\(response.id)")],
                            throttledBy: logThrottle)
             }

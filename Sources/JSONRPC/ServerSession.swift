@@ -15,7 +15,6 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// needs a connection with the same one.
     let principal: String?
     let responses: ResponseCache
-    let pending: PendingRequests
     /// Everything about the session's link, under one lock: which connection is bound, the expiry timer, the ping
     /// watchdog, the closes asked for after a reply and the notifications handed and not released
     /// (docs/architecture.md#server-sessions). The lock is never held while user code or a timer's action runs.
@@ -26,6 +25,9 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let reports = LockedValue(WriteReports())
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
+    private let retries: Int
+    /// The clock behind the expiry, the watchdog and the deadlines of server→client requests.
+    let requestClock: any SignalingClock
     /// The most bytes of notifications handed and not released (``JSONRPCServer/Configuration/maxUnacknowledgedBytes``).
     private let byteLimit: Int
     /// Ends the session at its server (as `closeSession` does).
@@ -41,6 +43,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         var watchdog = PingWatchdog()
         var closesAfterReply: [RequestID: ConnectionEnd] = [:]
         var delivery = SessionDelivery()
+        /// The server→client requests sent and not answered.
+        var requests = RequestTable()
         var ended = false
     }
 
@@ -58,13 +62,15 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         link = LockedValue(Link(binding: binding))
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
                                   limit: configuration.maxRememberedResponses, budget: budget)
-        pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
+        retries = configuration.retries
+        requestClock = configuration.clock
         requestTimeout = configuration.requestTimeout
         byteLimit = configuration.maxUnacknowledgedBytes
     }
 
     deinit {
-        let lost = link.withLock { $0.delivery.discardAll() }
+        let (lost, timer) = link.withLock { ($0.delivery.discardAll(), $0.requests.disarm()) }
+        timer?.cancel()
         countReleased(0, dropped: lost)
     }
 
@@ -105,18 +111,18 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
         let id = RequestID.number(ids.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
-        let outcome = pending.register(id: id, method: method, text: text, timeout: timeout ?? requestTimeout) {
+        let outcome = registerRequest(id, method: method, text: text, timeout: timeout ?? requestTimeout, retries: retries) {
             [weak self] text in try await self?.transmit(text)
         }
         return try await withTaskCancellationHandler {
             do {
                 try await transmit(text)
             } catch {
-                pending.complete(id, with: .failure(error as? RPCError ?? .connectionClosed(nil)))
+                completeRequest(id, with: .failure(error as? RPCError ?? .connectionClosed(nil)))
             }
             return try await outcome.wait().get()
         } onCancel: {
-            pending.complete(id, with: .failure(.cancelled))
+            completeRequest(id, with: .failure(.cancelled))
         }
     }
 
@@ -215,7 +221,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         guard let unbound else { return false }
         unbound.watchdog?.cancel()
         countReleased(unbound.released, dropped: 0)
-        pending.failAll(with: .connectionClosed(end))
+        failRequests(with: .connectionClosed(end))
         // The timer is armed outside the lock (a clock may run its action at once); it counts only while the
         // session is still unbound in the same epoch, and it checks again when it fires.
         let timer = clock.schedule(after: window) { [weak self] in
@@ -244,7 +250,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         expiry?.cancel()
         watchdog?.cancel()
         countReleased(0, dropped: lost)
-        pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
+        failRequests(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
+        withRequests { $0.disarm() }?.cancel()
         responses.forgetAll()
     }
 
@@ -357,6 +364,10 @@ public final class ServerSession: Sendable, CustomStringConvertible {
             return w.timer
         }?.cancel()
     }
+}
+
+extension ServerSession: RequestTableOwner {
+    func withRequests<T>(_ body: (inout RequestTable) -> T) -> T { link.withLock { body(&$0.requests) } }
 }
 
 /// One accepted connection, compared by identity (a `MessageConnection` may be a struct), and who it speaks for.

@@ -75,8 +75,9 @@ public final class HostilePeer: @unchecked Sendable {
         }
     }
 
-    /// The next request or notification; JSON-RPC `ping` requests (a heartbeat) and a `connect` without params are
-    /// answered and skipped.
+    /// The next request or notification; JSON-RPC `ping` requests (a heartbeat) and a `connect` without a `sessionId`
+    /// (a client describing the server, or opening its session: docs/wire-protocol.md#delivery) are answered and
+    /// skipped.
     /// Throws when the client closes first.
     public func nextMessage() throws -> Message {
         while true {
@@ -90,7 +91,7 @@ public final class HostilePeer: @unchecked Sendable {
             }
             // A client asking the server to describe itself (docs/wire-protocol.md#server-description) gets what a
             // stock Kurento server answers, as a ping gets its pong.
-            if message.method == "connect", object["params"] == nil, let id = message.id {
+            if message.method == "connect", (object["params"] as? [String: Any])?["sessionId"] == nil, let id = message.id {
                 try sendText(#"{"jsonrpc":"2.0","id":\#(id),"result":{"value":"OK","sessionId":"s"}}"#)
                 continue
             }

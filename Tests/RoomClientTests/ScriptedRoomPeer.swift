@@ -23,7 +23,7 @@ final class ScriptedRoomPeer: MessageTransport {
     let serverEnd: any MessageConnection
     private let handedOut = LockedValue(false)
     private let requestCount = LockedValue(0)
-    /// Whether a `connect` without params is answered and skipped (see ``nextRequest()``); `false` plays a server
+    /// Whether a `connect` without a `sessionId` is answered and skipped (see ``nextRequest()``); `false` plays a server
     /// that never answers it.
     let answersConnect: Bool
 
@@ -53,12 +53,13 @@ final class ScriptedRoomPeer: MessageTransport {
         return clientEnd
     }
 
-    /// The client's next message, which must be a request. A `connect` without params (a client asking the server
-    /// to describe itself, docs/wire-protocol.md#server-description) is answered as a stock Kurento server answers
-    /// it, `{"value": "OK", "sessionId": "s"}`, and skipped.
+    /// The client's next message, which must be a request. A `connect` without a `sessionId` (a client asking the
+    /// server to describe itself, docs/wire-protocol.md#server-description, or opening its session,
+    /// docs/wire-protocol.md#delivery) is answered as a stock Kurento server answers it,
+    /// `{"value": "OK", "sessionId": "s"}`, and skipped.
     func nextRequest() async throws -> Request {
         var message = try JSONValue(parsing: try await serverEnd.receive())
-        while answersConnect, message["method"] == "connect", message["params"] == nil, let id = message["id"] {
+        while answersConnect, message["method"] == "connect", message["params"]?["sessionId"] == nil, let id = message["id"] {
             try await send(#"{"id":\#(id.jsonText),"result":{"value":"OK","sessionId":"s"},"jsonrpc":"2.0"}"#)
             message = try JSONValue(parsing: try await serverEnd.receive())
         }
