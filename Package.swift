@@ -314,7 +314,7 @@ let package = Package(
             name: "RoomServerTests",
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "TestSupport", "RoomClient",
+                "TestSupport", "RoomClient", "RoomCluster",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

@@ -11,9 +11,13 @@ import SignalingSupport
 ///   the job ever returns. One timer per connection, armed at the oldest deadline, serves them all (no timer per
 ///   request).
 /// - Exactly one of `finished` and `expired` runs for each job, outside the lock.
+/// - A job may claim its outcome before it commits what it does (``Claim/commit()``, through
+///   ``RPCRequestContext/claimCompletion()``): atomically, the claim fails if the job expired (its caller is told
+///   -32001) and otherwise takes the job off the deadline, so that a commit and a deadline answer never both happen.
 /// - ``cancelAll()`` cancels every job; ``waitUntilIdle()`` waits for the jobs that still hold a slot.
 final class InFlightWork: Sendable {
-    private enum Phase { case running, expired }
+    /// `committed`: the job claimed its outcome (``Claim/commit()``); the deadline no longer applies to it.
+    private enum Phase { case running, committed, expired }
     private struct Job {
         var task: Task<Void, Never>?
         var phase: Phase
@@ -66,7 +70,13 @@ final class InFlightWork: Sendable {
         }
         if let arm { armTimer(after: arm) }
         let task = Task(executorPreference: executor) {
-            let value = await body()
+            // Only a job under a deadline (or cancellable by `cancelAll`) needs its claim: every job with `expired`.
+            let value: T
+            if expired == nil {
+                value = await body()
+            } else {
+                value = await Self.$current.withValue(Claim(work: self, id: id)) { await body() }
+            }
             if self.returned(id) { finished(value) }
         }
         let cancelNow = state.withLock { s -> Bool in
@@ -74,6 +84,36 @@ final class InFlightWork: Sendable {
             return s.cancelled
         }
         if cancelNow { task.cancel() }
+    }
+
+    /// The job the current task runs for, when it has a deadline (what ``RPCRequestContext/claimCompletion()`` claims).
+    @TaskLocal static var current: Claim?
+
+    /// A job's right to claim its outcome.
+    struct Claim: Sendable {
+        let work: InFlightWork
+        let id: UInt64
+
+        /// Claims the job's outcome before its handler commits what it does: `false` when its deadline passed
+        /// (its caller was told -32001) or every job was cancelled (the server stops): the handler must then undo
+        /// what it did. `true` takes the job off the deadline: whatever it returns is its caller's answer. Claiming
+        /// again answers the same.
+        func commit() -> Bool { work.commit(id) }
+    }
+
+    private func commit(_ id: UInt64) -> Bool {
+        state.withLock { s in
+            guard var job = s.jobs[id] else { return false }
+            switch job.phase {
+            case .committed: return true
+            case .expired: return false
+            case .running:
+                guard !s.cancelled else { return false }
+                job.phase = .committed
+                s.jobs[id] = job
+                return true
+            }
+        }
     }
 
     /// Cancels every job, running or expired-but-not-returned, and every later one.
@@ -122,7 +162,7 @@ final class InFlightWork: Sendable {
     /// Job `id` returned; whether it was still running (so its `finished` runs).
     private func returned(_ id: UInt64) -> Bool {
         let (wasRunning, waiters) = state.withLock { s -> (Bool, Waiters) in
-            guard let job = s.jobs.removeValue(forKey: id), job.phase == .running else { return (false, Waiters()) }
+            guard let job = s.jobs.removeValue(forKey: id), job.phase != .expired else { return (false, Waiters()) }
             return (true, freeSlot(&s))
         }
         waiters.resume()
@@ -136,6 +176,7 @@ final class InFlightWork: Sendable {
         let (waiters, next) = state.withLock { s -> (Waiters, Duration?) in
             s.timer = nil
             var waiters = Waiters()
+            // (A committed job stays off the deadline: its handler's answer is the one its caller gets.)
             while let first = s.deadlines.first, first.at <= now || s.jobs[first.id]?.phase != .running {
                 s.deadlines.removeFirst()
                 guard var job = s.jobs[first.id], job.phase == .running else { continue }

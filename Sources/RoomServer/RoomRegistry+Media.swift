@@ -56,24 +56,40 @@ extension RoomRegistry {
         }
     }
 
+    /// What became of an endpoint the backend created (``finishCreating(_:session:claimed:)``).
+    enum Creation {
+        /// It is ready: the client candidates queued for it, and the outboxes to flush.
+        case created(queued: [MediaCandidate], flush: [SessionOutbox])
+        /// It was dropped meanwhile (its owner left, its publisher stopped): the caller releases it.
+        case gone
+        /// Its caller was told the request failed (the deadline passed): the reservation is dropped, the caller
+        /// releases the endpoint.
+        case abandoned
+    }
+
     /// Marks a reserved endpoint created and returns the client candidates queued for it; a publisher goes live
-    /// and the others get `participantPublished`. `nil` when the endpoint was dropped meanwhile (the caller
-    /// releases it).
-    func finishCreating(_ endpoint: MediaEndpointID, session: ServerSession)
-        -> (queued: [MediaCandidate], flush: [SessionOutbox])?
-    {
-        try? withJoined(session, visible: true) { (me: inout Participant, room: inout Room) throws(RoomError) in
+    /// and the others get `participantPublished`. `claimed` (``/JSONRPC/RPCRequestContext/claimCompletion()``) is
+    /// asked under the lock, just before.
+    func finishCreating(_ endpoint: MediaEndpointID, session: ServerSession, claimed: () -> Bool) -> Creation {
+        let creation = try? withJoined(session, visible: true) {
+            (me: inout Participant, room: inout Room) throws(RoomError) -> Creation in
             guard case .creating(let queue)? = me.endpoints[endpoint.endpoint] else { throw Self.notJoined }
+            guard claimed() else {
+                me.endpoints[endpoint.endpoint] = nil
+                if endpoint.endpoint == .publisher { me.publishing = .idle }
+                return .abandoned
+            }
             me.endpoints[endpoint.endpoint] = .ready
-            guard endpoint.endpoint == .publisher else { return (queue, []) }
+            guard endpoint.endpoint == .publisher else { return .created(queued: queue, flush: []) }
             me.publishing = .live
             events.publish(.participantPublished(room: room.name, user: me.name))
             let note = RoomNotification.participantPublished(.init(id: me.name)).encoded
             cluster?.post(RoomNotificationMethod.participantPublished.rawValue, room: room.name, user: me.name, payload: "")
             let others = room.joined.filter { $0.name != me.name }
             for other in others { other.outbox.enqueue(note) }
-            return (queue, others.map(\.outbox))
+            return .created(queued: queue, flush: others.map(\.outbox))
         }
+        return creation ?? .gone  // (thrown: no longer joined, or the endpoint dropped)
     }
 
     /// Drops a reserved endpoint whose creation failed.

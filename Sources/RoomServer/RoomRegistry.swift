@@ -67,13 +67,20 @@ final class RoomRegistry: Sendable {
     }
 
     /// Makes a reserved join visible: others get `participantJoined`. Returns the peers for the join result.
-    func commitJoin(session: ServerSession)
+    /// `claimed` (``/JSONRPC/RPCRequestContext/claimCompletion()``) is asked under the lock, just before: when
+    /// the caller was told the join failed (its deadline passed), the reservation is dropped instead and
+    /// ``abandoned`` thrown.
+    func commitJoin(session: ServerSession, claimed: () -> Bool)
         throws(RoomError) -> (peers: [RoomParticipant], flush: [SessionOutbox])
     {
         try state.withLock { (s: inout State) throws(RoomError) in
             guard let membership = s.members[session.id], var room = s.rooms[membership.room],
                   var me = room[membership.user], me.phase == .joining
             else { throw RoomError(.roomClosed, message: "the room closed while joining") }
+            guard claimed() else {
+                Self.dropReservation(of: session, in: &s)
+                throw Self.abandoned
+            }
             let others = room.joined
             me.phase = .joined
             room[me.name] = me
@@ -92,15 +99,23 @@ final class RoomRegistry: Sendable {
 
     /// Drops a reservation the authorizer refused.
     func cancelJoin(session: ServerSession) {
-        state.withLock { s in
-            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
-                  room[membership.user]?.phase == .joining
-            else { return }
-            s.members[session.id] = nil
-            room[membership.user] = nil
-            s.rooms[room.name] = room.isEmpty && !room.announced ? nil : room
-        }
+        state.withLock { Self.dropReservation(of: session, in: &$0) }
     }
+
+    /// Drops the reservation of `session`, if it has one that is not joined yet.
+    private static func dropReservation(of session: ServerSession, in s: inout State) {
+        guard let membership = s.members[session.id], var room = s.rooms[membership.room],
+              room[membership.user]?.phase == .joining
+        else { return }
+        s.members[session.id] = nil
+        room[membership.user] = nil
+        s.rooms[room.name] = room.isEmpty && !room.announced ? nil : room
+    }
+
+    /// What a request whose caller was told it failed (its handler deadline passed, or the server stops) throws
+    /// once it undid what it did: the answer reaches no one after a deadline
+    /// (docs/architecture.md#handler-deadlines).
+    static let abandoned = RoomError(.generic, message: "the request was cancelled before it took effect")
 
     /// The joined participant of `session`.
     func identity(of session: ServerSession) throws(RoomError) -> Membership {

@@ -89,24 +89,29 @@ extension RoomServer {
         let session = context.session
         switch request {
         case .joinRoom(let params):
-            return try await join(params, session: session)
+            return try await join(params, context: context)
         case .publishVideo(let params):
-            return try await publish(params, session: session)
+            return try await publish(params, context: context)
         case .unpublishVideo:
+            // These change the room at once, then wait on the backend (and Redis): claimed first, so that a deadline
+            // passing meanwhile cannot answer -32001 for what happened.
+            try claim(context)
             await settle(try registry.unpublish(session: session))
             if let membership = registry.membership(of: session) {
                 await markPublishing(false, membership.user, in: membership.room)
             }
         case .receiveVideoFrom(let params):
-            return try await receive(params, session: session)
+            return try await receive(params, context: context)
         case .unsubscribeFromVideo(let params):
             let sender = try Self.sender(params.sender, method: .unsubscribeFromVideo)
+            try claim(context)
             if let endpoint = try registry.unsubscribe(session: session, from: sender) { await media.release(endpoint) }
         case .onIceCandidate(let candidate):
             if let endpoint = try registry.addCandidate(candidate, session: session) {
                 try await Self.media { try await self.media.addCandidate(MediaCandidate(candidate), to: endpoint) }
             }
         case .leaveRoom:
+            try claim(context)
             let membership = registry.membership(of: session)
             guard let departure = registry.remove(session: session, departure: .left) else {
                 throw RoomRegistry.notJoined
@@ -136,8 +141,10 @@ extension RoomServer {
     }
 
     /// `joinRoom`: validate and normalize the names (docs/wire-protocol.md#room-naming), reserve the name before any
-    /// `await`, ask the authorizer, then make it visible.
-    private func join(_ params: JoinRoomParams, session: ServerSession) async throws -> JSONValue {
+    /// `await`, ask the authorizer, then make it visible, unless the caller was told meanwhile that the join failed
+    /// (docs/architecture.md#handler-deadlines): then the reservation and the cluster claim are given up again.
+    private func join(_ params: JoinRoomParams, context: RPCRequestContext) async throws -> JSONValue {
+        let session = context.session
         let user = try RoomNaming.normalizedUserName(params.user)
         guard !params.room.isEmpty else {
             throw RPCErrorObject.invalidParams("joinRoom params: 'room' must not be empty")
@@ -153,9 +160,10 @@ extension RoomServer {
         try await claimInCluster(user: user, room: room, session: session)
         let peers: [RoomParticipant], outboxes: [SessionOutbox]
         do {
-            (peers, outboxes) = try registry.commitJoin(session: session)
+            (peers, outboxes) = try registry.commitJoin(session: session, claimed: context.claimCompletion)
         } catch {
-            // The room closed while joining: the name claimed in the cluster is given up again.
+            // The room closed while joining, or the join's deadline passed: the name claimed in the cluster is given
+            // up again.
             await releaseName(.init(room: room, user: user))
             throw error
         }
@@ -164,6 +172,13 @@ extension RoomServer {
         ])
         flush(outboxes)
         return RoomResult.joined(peers).json
+    }
+
+    /// Claims the request's outcome (``/JSONRPC/RPCRequestContext/claimCompletion()``) right before a change that
+    /// takes effect at once, with no `await` between, ahead of the waits that follow it
+    /// (docs/architecture.md#handler-deadlines).
+    func claim(_ context: RPCRequestContext) throws(RoomError) {
+        guard context.claimCompletion() else { throw RoomRegistry.abandoned }
     }
 
     /// docs/wire-protocol.md#limits: -32000 "rate limited".

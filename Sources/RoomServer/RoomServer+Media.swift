@@ -4,26 +4,29 @@ import RoomProtocol
 
 extension RoomServer {
     /// `publishVideo`: reserve the publisher endpoint, let the backend answer, then go live.
-    func publish(_ params: PublishVideoParams, session: ServerSession) async throws -> JSONValue {
-        let endpoint = try registry.beginPublish(session: session)
-        return try await create(endpoint, session: session) {
+    func publish(_ params: PublishVideoParams, context: RPCRequestContext) async throws -> JSONValue {
+        let endpoint = try registry.beginPublish(session: context.session)
+        return try await create(endpoint, context: context) {
             try await self.media.createPublisher(endpoint, offer: params.sdpOffer, loopback: params.doLoopback)
         }
     }
 
     /// `receiveVideoFrom`: reserve the subscription, then let the backend answer.
-    func receive(_ params: ReceiveVideoFromParams, session: ServerSession) async throws -> JSONValue {
+    func receive(_ params: ReceiveVideoFromParams, context: RPCRequestContext) async throws -> JSONValue {
         let sender = try Self.sender(params.sender, method: .receiveVideoFrom)
-        let endpoint = try registry.beginReceive(session: session, from: sender)
-        return try await create(endpoint, session: session) {
+        let endpoint = try registry.beginReceive(session: context.session, from: sender)
+        return try await create(endpoint, context: context) {
             try await self.media.createSubscriber(endpoint, offer: params.sdpOffer)
         }
     }
 
     /// Creates a reserved endpoint at the backend; hands it the candidates queued meanwhile, and sends the
-    /// server candidates to the owner before the answer (docs/wire-protocol.md#room: they may precede it).
-    private func create(_ endpoint: MediaEndpointID, session: ServerSession,
+    /// server candidates to the owner before the answer (docs/wire-protocol.md#room: they may precede it). When the
+    /// caller was told meanwhile that the request failed (docs/architecture.md#handler-deadlines), the endpoint is
+    /// released and nobody hears of it.
+    private func create(_ endpoint: MediaEndpointID, context: RPCRequestContext,
                         _ backendCall: () async throws -> MediaAnswer) async throws -> JSONValue {
+        let session = context.session
         let answer: MediaAnswer
         do {
             answer = try await Self.media(backendCall)
@@ -31,11 +34,18 @@ extension RoomServer {
             registry.abandonCreating(endpoint, session: session)
             throw error
         }
-        guard let created = registry.finishCreating(endpoint, session: session) else {
+        let created: (queued: [MediaCandidate], flush: [SessionOutbox])
+        switch registry.finishCreating(endpoint, session: session, claimed: context.claimCompletion) {
+        case .created(let queued, let flush):
+            created = (queued, flush)
+        case .gone:
             // The participant left, or the publisher it subscribed to stopped, while the backend worked.
             await media.release(endpoint)
             throw RoomError(.mediaEndpoint,
                             message: "\(endpoint.endpointName): the endpoint ended while it was created")
+        case .abandoned:
+            await media.release(endpoint)
+            throw RoomRegistry.abandoned
         }
         for candidate in created.queued {
             // Its onIceCandidate was answered when it was queued: a refusal now must not fail this call.

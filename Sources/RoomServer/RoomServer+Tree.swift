@@ -72,7 +72,7 @@ extension RoomServer {
             throw error.invalidParams
         }
         do {
-            return try await handle(request, session: context.session)
+            return try await handle(request, context: context)
         } catch let error as TreeError {
             logger.debug("tree request refused", metadata: [
                 "method": "\(method.rawValue)", "session": .string(context.session.redactedID), "error": "\(error)",
@@ -84,22 +84,26 @@ extension RoomServer {
         }
     }
 
-    private func handle(_ request: TreeRequest, session: ServerSession) async throws -> JSONValue? {
+    private func handle(_ request: TreeRequest, context: RPCRequestContext) async throws -> JSONValue? {
+        let session = context.session
         switch request {
         case .createTree(let params):
             if let id = params.treeId { try await authorizeTreeId(id, session: session) }
+            // What changes the trees at once is claimed first (docs/architecture.md#handler-deadlines).
+            try claim(context)
             let id = try treeRegistry.create(params.treeId, session: session)
             logger.info("tree created", metadata: ["tree": "\(id)", "session": .string(session.redactedID)])
             // docs/wire-protocol.md#tree: {} when the id was given, the new id (wrapped as value) otherwise. (No
             // ternary: JSONValue is ExpressibleByNilLiteral, so `nil` there would be a JSON null.)
             if params.treeId == nil { return TreeResult.created(treeId: id).json }
         case .releaseTree(let params):
+            try claim(context)
             for endpoint in try treeRegistry.release(params.treeId, session: session) { await media.release(endpoint) }
             await media.release(scope: .tree(params.treeId))
         case .setTreeSource(let params):
             try treeRegistry.beginSource(params.treeId, session: session)
             let answer = try await createTreeEndpoint(
-                .source, of: params.treeId, session: session,
+                .source, of: params.treeId, context: context,
                 abandon: { self.treeRegistry.abandonSource(params.treeId) },
                 finish: { self.treeRegistry.finishSource(params.treeId, queueing: $0, to: session) }
             ) {
@@ -107,11 +111,12 @@ extension RoomServer {
             }
             return TreeResult.answer(answer).json
         case .removeTreeSource(let params):
+            try claim(context)
             await media.release(try treeRegistry.removeSource(params.treeId, session: session))
         case .addTreeSink(let params):
             let sinkId = try treeRegistry.beginSink(params.treeId, session: session)
             let answer = try await createTreeEndpoint(
-                .sink(sinkId), of: params.treeId, session: session,
+                .sink(sinkId), of: params.treeId, context: context,
                 abandon: { self.treeRegistry.abandonSink(sinkId, of: params.treeId) },
                 finish: { self.treeRegistry.finishSink(sinkId, of: params.treeId, queueing: $0, to: session) }
             ) {
@@ -119,6 +124,7 @@ extension RoomServer {
             }
             return TreeResult.sink(TreeSinkResult(sinkId: sinkId, answerSdp: answer)).json
         case .removeTreeSink(let params):
+            try claim(context)
             await media.release(try treeRegistry.removeSink(params.sinkId, of: params.treeId, session: session))
         case .addIceCandidate(let candidate):
             let endpoint = try treeRegistry.candidateTarget(candidate.endpoint, of: candidate.treeId, session: session)
@@ -157,10 +163,10 @@ extension RoomServer {
 
     /// Creates a reserved tree endpoint at the backend, then sends its server candidates to the caller before the
     /// answer goes out (as Kurento may): `finish` marks the endpoint ready and queues them in the caller's outbox,
-    /// where they wait if the caller is in its reconnection window. When the tree or sink went away meanwhile,
-    /// the endpoint is released.
+    /// where they wait if the caller is in its reconnection window. When the tree or sink went away meanwhile, or
+    /// the caller was told the request failed (docs/architecture.md#handler-deadlines), the endpoint is released.
     private func createTreeEndpoint(
-        _ endpoint: TreeEndpoint, of treeId: String, session: ServerSession,
+        _ endpoint: TreeEndpoint, of treeId: String, context: RPCRequestContext,
         abandon: () -> Void, finish: ([TreeNotification]) -> Bool, _ backendCall: () async throws -> MediaAnswer
     ) async throws -> String {
         let answer: MediaAnswer
@@ -175,11 +181,16 @@ extension RoomServer {
                 treeId: treeId, endpoint: endpoint, candidate: candidate.candidate, sdpMid: candidate.sdpMid,
                 sdpMLineIndex: candidate.sdpMLineIndex))
         }
+        guard context.claimCompletion() else {
+            abandon()
+            await media.release(.tree(treeId, endpoint))
+            throw RoomRegistry.abandoned
+        }
         guard finish(notifications) else {
             await media.release(.tree(treeId, endpoint))
             throw TreeError(.treeException, message: "Tree '\(treeId)': the \(endpoint) ended while it was created")
         }
-        treeRegistry.outbox(of: session)?.flush()
+        treeRegistry.outbox(of: context.session)?.flush()
         return answer.sdp
     }
 }
