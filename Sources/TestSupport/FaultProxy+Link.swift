@@ -9,8 +9,11 @@ extension FaultProxy {
         public let number: UInt64
         let proxy: FaultProxy
 
+        /// Whether both name the same link of the same proxy.
         public static func == (lhs: Link, rhs: Link) -> Bool { lhs.number == rhs.number && lhs.proxy === rhs.proxy }
+        /// Hashes the link's number.
         public func hash(into hasher: inout Hasher) { hasher.combine(number) }
+        /// "link N", for messages.
         public var description: String { "link \(number)" }
 
         /// Whether the link is still forwarding (neither side ended and it was neither cut nor reset).

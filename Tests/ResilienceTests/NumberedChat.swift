@@ -152,20 +152,11 @@ struct SequenceReport: CustomStringConvertible {
 
     /// `numbers` (sorted) as runs: "5-9", "12".
     static func runs(_ numbers: [Int]) -> [String] {
-        var runs: [String] = []
-        var start: Int?, last = 0
+        var runs: [(first: Int, last: Int)] = []
         for n in numbers {
-            if let s = start, n == last + 1 {
-                last = n
-                _ = s
-                continue
-            }
-            if let s = start { runs.append(s == last ? "\(s)" : "\(s)-\(last)") }
-            start = n
-            last = n
+            if let run = runs.last, n == run.last + 1 { runs[runs.count - 1].last = n } else { runs.append((n, n)) }
         }
-        if let s = start { runs.append(s == last ? "\(s)" : "\(s)-\(last)") }
-        return runs
+        return runs.map { $0.first == $0.last ? "\($0.first)" : "\($0.first)-\($0.last)" }
     }
 }
 
