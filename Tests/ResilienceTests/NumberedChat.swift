@@ -25,11 +25,13 @@ enum NumberedChat {
             reconnectionWindow: reconnectionWindow))
     }
 
-    /// The JSON-RPC settings of a receiver behind the proxy: reconnects at once (backoff from 50 ms), no retries.
+    /// The JSON-RPC settings of a receiver behind the proxy: reconnects at once (backoff from 50 ms), no retries, and
+    /// (a raw client of a server of this package) counts and acknowledges what it reads
+    /// (docs/wire-protocol.md#delivery), as `RoomClient` does by itself.
     static func receiverConfiguration(heartbeat: JSONRPCClient.Heartbeat,
                                       clock: any SignalingClock = SystemClock()) -> JSONRPCClient.Configuration {
         .init(requestTimeout: .seconds(10) * deadlineScale, retries: 0, reconnect: .automatic(.fast),
-              heartbeat: heartbeat, clock: clock)
+              heartbeat: heartbeat, clock: clock, acknowledgesNotifications: true)
     }
 
     /// A raw JSON-RPC client in the room as ``receiver``, through `proxy`, that tells `tally` every chat message

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// docs/architecture.md#backpressure: one member whose socket stops draining (a phone asleep, a process in a debugger)
-/// never slows the room. The others keep getting replies and chat; the stuck member is closed with 1008 once more
+/// never slows the room. The others keep getting replies and chat; the stuck member's session ends with 4410 once more
 /// notifications than the limit wait for it, or, if it drains in time, gets everything in order.
 @Suite(.serialized) struct StuckMemberTests {
     /// How the stuck member stops reading.
@@ -80,7 +80,7 @@ import TestSupport
     }
 
     @Test(arguments: Stop.allCases)
-    func aStuckMemberSlowsNobodyAndIsClosedWith1008WhenItsQueuePassesTheLimit(_ stop: Stop) async throws {
+    func aStuckMemberSlowsNobodyAndIsClosedWith4410WhenItsQueuePassesTheLimit(_ stop: Stop) async throws {
         // Given 19 members and a stuck one, and at most 32 notifications waiting per member (chat up to 32 KiB,
         // without a fan-out budget: the members' own traffic is what fills the stuck one's queue)
         let server = try await RoomServer.start(.init(limits: .init(
@@ -103,9 +103,9 @@ import TestSupport
             while note["method"] != "participantLeft" { note = try await member.notification() }
             #expect(note["params"] == ["name": "stuck"])
         }
-        // And its socket ends with 1008 once it reads again
+        // And its socket ends with 4410 (its session ended: docs/wire-protocol.md#sessions) once it reads again
         let endCode = try await stuck.drainToEnd()
-        #expect(endCode == 1008, "ended with \(String(describing: endCode))")
+        #expect(endCode == 4410, "ended with \(String(describing: endCode))")
 
         // And replies and chat kept flowing for the others: every round completed (p99 < 50 ms is the target;
         // bounded loosely here, the exact figure is README's, from a quiet machine)

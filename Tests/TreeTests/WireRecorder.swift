@@ -35,8 +35,9 @@ final class WireRecorder: Sendable {
     /// against `<method>Response` (the method of its request), an error against `treeErrorResponse`, a
     /// notification against `<method>Notification`. A request that deliberately breaks the protocol (unknown
     /// method, or answered -32602) is checked against the bare request envelope. Request ids are per connection.
+    private struct Key: Hashable { var connection: Int, id: Int }
+
     func validate() throws {
-        struct Key: Hashable { var connection: Int, id: Int }
         var methodOfId: [Key: String] = [:]
         var malformed: Set<Key> = []
         let parsed = all.map { ($0, try? JSONValue(parsing: $0.text)) }
@@ -47,6 +48,14 @@ final class WireRecorder: Sendable {
         }
         var cases: [SchemaValidation.Case] = []
         for (index, (message, json)) in parsed.enumerated() {
+            // The session's own messages (docs/wire-protocol.md#delivery): the Kurento conventions' schema.
+            if let session = Self.sessionDefinition(message, json, methodOfId: &methodOfId) {
+                cases.append(SchemaValidation.Case(
+                    label: "\(index) \(message.sent ? "sent" : "received") \(session): \(message.text)",
+                    schema: "Schemas/kurento-conventions.schema.json", ref: "#/$defs/\(session)",
+                    instanceJSON: message.text))
+                continue
+            }
             let definition: String
             if message.sent, let method = json?["method"]?.stringValue, let id = json?["id"]?.intValue {
                 let key = Key(connection: message.connection, id: id)
@@ -69,6 +78,23 @@ final class WireRecorder: Sendable {
         for verdict in try SchemaValidation.validate(cases) {
             #expect(verdict.valid, "\(verdict.label): \(verdict.errors)")
         }
+    }
+
+    /// The Kurento-conventions definition of a session message (a `connect` or `ping`, their replies, `rpc.ack`),
+    /// or `nil` for a Tree message. Control requests have negative ids, so they never collide with the Tree calls'.
+    private static func sessionDefinition(_ message: Message, _ json: JSONValue?,
+                                          methodOfId: inout [Key: String]) -> String? {
+        let method = json?["method"]?.stringValue
+        if method == "rpc.ack" { return "acknowledgement" }
+        if message.sent, method == "connect" || method == "ping", let id = json?["id"]?.intValue {
+            methodOfId[Key(connection: message.connection, id: id)] = method
+            return method == "connect" ? "connectRequest" : "pingRequest"
+        }
+        guard !message.sent, method == nil, let id = json?["id"]?.intValue,
+              let asked = methodOfId[Key(connection: message.connection, id: id)], asked == "connect" || asked == "ping"
+        else { return nil }
+        if asked == "ping" { return "pingReply" }
+        return json?["result"]?["value"] == "OK" ? "connectNewReply" : "connectResumedReply"
     }
 }
 
