@@ -14,8 +14,9 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     let principal: String?
     let responses: ResponseCache
     let pending: PendingRequests
-    private let binding: LockedValue<ConnectionBinding?>
-    private let expiry = LockedValue<(any TimerHandle)?>(nil)
+    /// The bound connection and the reconnection window's timer, which change together
+    /// (docs/architecture.md#server-sessions).
+    private let binding: LockedValue<Binding>
     private let ids = SequentialIDs()
     private let requestTimeout: Duration
     private let closesAfterReply = LockedValue([RequestID: ConnectionEnd]())
@@ -32,7 +33,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         principal = binding.principal
         self.metrics = metrics
         ender = end
-        self.binding = LockedValue(binding)
+        self.binding = LockedValue(Binding(bound: binding))
         responses = ResponseCache(clock: configuration.clock, retention: configuration.duplicateRetention,
                                   limit: configuration.maxRememberedResponses, budget: budget)
         pending = PendingRequests(clock: configuration.clock, retries: configuration.retries)
@@ -47,13 +48,13 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// The connection bound to the session now, if any: applications read what the transport knows about the
     /// peer from it (e.g. a `WebSocketMessageConnection`'s upgrade request, for auth).
-    public var connection: (any MessageConnection)? { binding.withLock { $0?.connection } }
+    public var connection: (any MessageConnection)? { binding.withLock { $0.bound?.connection } }
 
     /// The binding of the connection bound now, if any (outboxes hand their notifications to it).
-    var currentBinding: ConnectionBinding? { binding.withLock { $0 } }
+    var currentBinding: ConnectionBinding? { binding.withLock { $0.bound } }
 
     /// Whether a connection is bound to the session now.
-    public var isConnected: Bool { binding.withLock { $0 != nil } }
+    public var isConnected: Bool { binding.withLock { $0.bound != nil } }
 
     /// Sends a notification to the client.
     /// - Throws: ``RPCError/connectionClosed(_:)`` when no connection is bound or it has ended.
@@ -83,7 +84,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// Closes the session's current connection.
     public func close(code: UInt16 = 1000, reason: String = "") async {
-        await binding.withLock { $0 }?.connection.close(code: code, reason: reason)
+        await binding.withLock { $0.bound }?.connection.close(code: code, reason: reason)
     }
 
     /// Ends the session for good, as `closeSession` would, then closes its current connection (if any) with `code`
@@ -107,7 +108,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     }
 
     func transmit(_ text: String) async throws {
-        guard let current = binding.withLock({ $0?.connection }) else { throw RPCError.connectionClosed(nil) }
+        guard let current = binding.withLock({ $0.bound?.connection }) else { throw RPCError.connectionClosed(nil) }
         do { try await current.send(text) } catch let end as ConnectionEnd { throw RPCError.connectionClosed(end) }
     }
 
@@ -121,41 +122,83 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces.
+    /// Binds `new` (a `connect{sessionId}` from another socket) and returns the connection it replaces. The
+    /// reconnection window's timer stops in the same step: no expiry armed for an unbound moment survives it.
     func attach(_ new: ConnectionBinding) -> ConnectionBinding? {
-        expiry.withLock { timer in
-            timer?.cancel()
-            timer = nil
+        let (replaced, timer) = binding.withLock { s -> (ConnectionBinding?, (any TimerHandle)?) in
+            defer {
+                s.bound = new
+                s.disarmExpiry()
+            }
+            return (s.bound, s.expiry)
         }
-        return binding.withLock { current in
-            defer { current = new }
-            return current
-        }
+        timer?.cancel()
+        return replaced
     }
 
     /// Unbinds `old` if it is still the bound connection: the session's server→client requests fail, and the
     /// session expires after `window` unless a `connect` re-binds it. Returns whether `old` was bound.
+    ///
+    /// The unbind and the expiry it arms belong together: the expiry carries the token of this unbind, is kept only
+    /// while the session is still unbound by it, and when it fires it ends the session only if that still holds, so
+    /// a resume (``attach(_:)``) at any moment in between keeps the session alive.
     func detach(_ old: ConnectionBinding, end: ConnectionEnd, window: Duration, clock: any SignalingClock,
                 expire: @escaping @Sendable () -> Void) -> Bool {
-        let wasBound = binding.withLock { current -> Bool in
-            guard let bound = current, bound === old else { return false }
-            current = nil
-            return true
+        let token = binding.withLock { s -> UInt64? in
+            guard let bound = s.bound, bound === old else { return nil }
+            s.bound = nil
+            return s.disarmExpiry()
         }
-        guard wasBound else { return false }
+        guard let token else { return false }
         disarmWatchdog()
         pending.failAll(with: .connectionClosed(end))
-        let timer = clock.schedule(after: window, expire)
-        expiry.withLock { $0 = timer }
+        let timer = clock.schedule(after: window) { [weak self] in
+            if self?.expiryDue(token) == true { expire() }
+        }
+        let stale = binding.withLock { s -> Bool in
+            guard s.bound == nil, s.expiryToken == token else { return true }
+            s.expiry = timer
+            return false
+        }
+        if stale { timer.cancel() }
         return true
+    }
+
+    /// Whether the expiry armed with `token` may end the session now: it is still unbound since then.
+    private func expiryDue(_ token: UInt64) -> Bool {
+        binding.withLock { s in
+            guard s.bound == nil, s.expiryToken == token else { return false }
+            s.expiry = nil
+            return true
+        }
     }
 
     /// Ends the session for good (closeSession or expiry).
     func terminate() {
-        expiry.withLock { $0?.cancel() }
+        binding.withLock { s -> (any TimerHandle)? in
+            defer { s.disarmExpiry() }
+            return s.expiry
+        }?.cancel()
         disarmWatchdog()
         pending.failAll(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
         responses.forgetAll()
+    }
+}
+
+/// A session's bound connection and its reconnection window's timer, under one lock.
+private struct Binding {
+    var bound: ConnectionBinding?
+    /// The window's timer, armed while unbound.
+    var expiry: (any TimerHandle)?
+    /// Counts the arming and disarming of the expiry: a timer fires to effect only with the token it was armed with.
+    var expiryToken: UInt64 = 0
+
+    /// Forgets the expiry (the caller cancels it outside the lock) and returns the token of the next one.
+    @discardableResult
+    mutating func disarmExpiry() -> UInt64 {
+        expiry = nil
+        expiryToken &+= 1
+        return expiryToken
     }
 }
 
