@@ -14,7 +14,9 @@ import SignalingSupport
 /// - A job may claim its outcome before it commits what it does (``Claim/commit()``, through
 ///   ``RPCRequestContext/claimCompletion()``): atomically, the claim fails if the job expired (its caller is told
 ///   -32001) and otherwise takes the job off the deadline, so that a commit and a deadline answer never both happen.
-/// - ``cancelAll()`` cancels every job; ``waitUntilIdle()`` waits for the jobs that still hold a slot.
+/// - ``cancelAll()`` cancels every job; ``waitUntilIdle()`` waits for the jobs that still hold a slot. The deadline
+///   still applies after cancellation: a cancelled job that does not return (it ignores cancellation) frees its slot
+///   at its deadline like any other, so ``waitUntilIdle()`` never waits for it past that (docs/architecture.md#shutdown).
 final class InFlightWork: Sendable {
     /// `committed`: the job claimed its outcome (``Claim/commit()``); the deadline no longer applies to it.
     private enum Phase { case running, committed, expired }
@@ -116,12 +118,11 @@ final class InFlightWork: Sendable {
         }
     }
 
-    /// Cancels every job, running or expired-but-not-returned, and every later one.
+    /// Cancels every job, running or expired-but-not-returned, and every later one. The deadline timer goes on:
+    /// a job that ignores its cancellation still expires at its deadline.
     func cancelAll() {
         let tasks = state.withLock { s -> [Task<Void, Never>] in
             s.cancelled = true
-            s.timer?.cancel()
-            s.timer = nil
             return s.jobs.values.compactMap(\.task)
         }
         for task in tasks { task.cancel() }
@@ -185,7 +186,7 @@ final class InFlightWork: Sendable {
                 due.append((job.task, job.expired))
                 waiters.merge(freeSlot(&s))
             }
-            guard !s.cancelled, let first = s.deadlines.first else { return (waiters, nil) }
+            guard let first = s.deadlines.first else { return (waiters, nil) }
             return (waiters, first.at - now)
         }
         for job in due {
@@ -199,7 +200,7 @@ final class InFlightWork: Sendable {
     private func armTimer(after delay: Duration) {
         let timer = clock.schedule(after: max(.zero, delay)) { [weak self] in self?.expireDue() }
         let stale = state.withLock { s -> Bool in
-            guard s.timer == nil, !s.cancelled else { return true }
+            guard s.timer == nil else { return true }
             s.timer = timer
             return false
         }

@@ -183,7 +183,7 @@ extension JSONRPCServer {
                 current.withLock { $0 = resumed }
                 rearmWatchdog(resumed, binding: binding)
                 endSession(session)
-                for handler in sessionResumeHandlers.withLock({ $0 }) { handler(resumed) }
+                sessionResumed(resumed)
             }
             // docs/wire-protocol.md#stock-kurento: "capabilities" tells our clients what a stock server does not do.
             return .reply(.result(connectResult("reconnection successful", session: resumed), id: request.id))

@@ -153,6 +153,8 @@ public final class JSONRPCServer: Sendable {
     let sessions = LockedValue([String: ServerSession]())
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
+    /// The library's own resume hooks (``whenSessionResumesBeforeReply(_:)``), run in place.
+    let sessionResumeHooks = LockedValue([@Sendable (ServerSession) -> Void]())
     /// The byte budget every session's duplicate detection counts against.
     let rememberedBytes: ResponseCacheBudget
     /// Keeps the lines a client can trigger at will from flooding the log (docs/operations.md#logs).
@@ -288,16 +290,34 @@ public final class JSONRPCServer: Sendable {
 
     /// Registers `handler`, called once for every session that ends for good: its reconnection window expired,
     /// or the client sent `closeSession`. Applications release what the session held there (a room server
-    /// evicts its participant). Called on no particular thread; it must not block.
+    /// evicts its participant). Called soon after, on the global concurrent executor (never on an event loop's
+    /// service thread), after the session's earlier ``whenSessionResumes(_:)`` handlers; it should not block.
     public func whenSessionEnds(_ handler: @escaping @Sendable (ServerSession) -> Void) {
         sessionEndHandlers.withLock { $0.append(handler) }
     }
 
     /// Registers `handler`, called each time `connect{sessionId}` re-binds a session to a new connection, so that
-    /// applications can send what waited for it. Called on no particular thread, before the `connect` reply is
-    /// sent; it must not block.
+    /// applications can send what waited for it. Called soon after the re-bind, on the global concurrent executor
+    /// (never on an event loop's service thread), so possibly after the `connect` reply was sent; one session's
+    /// handlers run in order, its resumes before its end. It should not block.
     public func whenSessionResumes(_ handler: @escaping @Sendable (ServerSession) -> Void) {
         sessionResumeHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Registers `hook`, called each time `connect{sessionId}` re-binds a session, where the `connect` is handled
+    /// (a WebSocket's service thread) and before its reply is sent: for the library's own quick work that must
+    /// precede the reply (Room and Tree hand their session's queued notifications to the new connection there,
+    /// docs/architecture.md#server-sessions). It must be quick and must not block.
+    package func whenSessionResumesBeforeReply(_ hook: @escaping @Sendable (ServerSession) -> Void) {
+        sessionResumeHooks.withLock { $0.append(hook) }
+    }
+
+    /// `session` was re-bound by a `connect{sessionId}`: the hooks run now, the handlers off the service thread.
+    func sessionResumed(_ session: ServerSession) {
+        for hook in sessionResumeHooks.withLock({ $0 }) { hook(session) }
+        let handlers = sessionResumeHandlers.withLock { $0 }
+        guard !handlers.isEmpty else { return }
+        session.handlers.enqueue { for handler in handlers { handler(session) } }
     }
 
     /// Forgets `session` (expiry of its reconnection window, or closeSession).
@@ -310,6 +330,8 @@ public final class JSONRPCServer: Sendable {
         session.terminate()
         guard removed else { return }
         metrics?.sessions.decrement()
-        for handler in sessionEndHandlers.withLock({ $0 }) { handler(session) }
+        let handlers = sessionEndHandlers.withLock { $0 }
+        guard !handlers.isEmpty else { return }
+        session.handlers.enqueue { for handler in handlers { handler(session) } }
     }
 }

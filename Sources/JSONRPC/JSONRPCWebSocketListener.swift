@@ -1,8 +1,11 @@
+import Logging
+import SignalingSupport
 public import WebSocketTransport
 
 /// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
 /// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by
-/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown(code:reason:)`` when done, or it serves until the process ends.
+/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown(code:reason:timeout:)`` when done, or it serves until the process
+/// ends.
 ///
 /// ```swift
 /// let server = JSONRPCServer(configuration: .init(conventions: .plain))
@@ -40,11 +43,22 @@ public final class JSONRPCWebSocketListener: Sendable {
     }
 
     /// Stops accepting, closes every connection with 1001 (`code`), cancels the handlers still running, and
-    /// returns once every connection's serving has finished. A handler that ignores cancellation delays it.
-    public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down") async {
+    /// returns once every connection's serving has finished, or `timeout` after the call (on the server's
+    /// ``JSONRPCServer/Configuration/clock``), whichever comes first (docs/architecture.md#shutdown).
+    ///
+    /// A cancelled handler that does not return is waited for until its ``JSONRPCServer/Configuration/handlerTimeout``
+    /// at most, and not past `timeout`: a handler still running then is abandoned (it goes on, and whatever it
+    /// returns is dropped, its connection being closed), with a warning in the server's log.
+    public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down",
+                         timeout: Duration = .seconds(10)) async {
+        let clock = server.configuration.clock
+        let deadline = clock.now + timeout
         await webSocketServer.shutdown(code: code, reason: reason)
         serving.cancel()
-        await serving.value
+        if case .timedOut = await race(serving, within: deadline - clock.now, on: clock) {
+            server.logger.warning("shutdown timeout passed: abandoning the handlers still running",
+                                  metadata: ["timeout": "\(timeout)"])
+        }
     }
 }
 

@@ -32,6 +32,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     private let byteLimit: Int
     /// Ends the session at its server (as `closeSession` does).
     private let ender: @Sendable (ServerSession) -> Void
+    /// Where the server's end and resume handlers run for this session: off the service thread, in order.
+    let handlers = SessionHandlerQueue()
     /// The server's instruments, if on (the session's outboxes count through them).
     let metrics: ServerMetrics?
 

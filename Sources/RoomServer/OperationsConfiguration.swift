@@ -38,6 +38,11 @@ public struct OperationsConfiguration: Sendable {
     /// How long ``RoomServer/shutdown()`` keeps serving once it has begun, with `/readyz` answering 503 "shutting
     /// down", so that load balancers stop sending new clients before the sockets close. Default 0.
     public var drainPeriod: Duration
+    /// How long ``RoomServer/shutdown()`` may take once the drain is over: closing the sockets, waiting for the
+    /// handlers still running (cancelled; each at most until its ``RoomServerLimits/handlerTimeout``), releasing the
+    /// media and leaving the cluster. What is not done by then is abandoned and logged, and shutdown returns, so it
+    /// always ends within ``drainPeriod`` plus this (docs/architecture.md#shutdown). Default 10 s.
+    public var shutdownTimeout: Duration
 
     /// Creates the operations settings; every argument has its default.
     public init(
@@ -49,7 +54,8 @@ public struct OperationsConfiguration: Sendable {
         rttProbeInterval: Duration? = .seconds(10),
         drainPeriod: Duration = .zero,
         adminGuessLimit: AdminGuessLimit = .init(),
-        adminSessionLifetime: Duration = .seconds(900)
+        adminSessionLifetime: Duration = .seconds(900),
+        shutdownTimeout: Duration = .seconds(10)
     ) {
         self.adminToken = adminToken
         self.adminGuessLimit = adminGuessLimit
@@ -60,5 +66,6 @@ public struct OperationsConfiguration: Sendable {
         self.snapshotRefresh = snapshotRefresh
         self.rttProbeInterval = rttProbeInterval
         self.drainPeriod = drainPeriod
+        self.shutdownTimeout = shutdownTimeout
     }
 }

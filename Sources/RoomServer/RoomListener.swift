@@ -26,13 +26,14 @@ final class RoomListener: Sendable {
     /// The listening WebSocket server; nil once shut down.
     var webSocketServer: WebSocketServer? { state.withLock { $0.listener?.webSocketServer } }
 
-    /// Stops listening and closes every session's socket with 1001; idempotent.
-    func shutdown() async {
+    /// Stops listening and closes every session's socket with 1001, waiting at most `timeout` for the handlers still
+    /// running (``JSONRPCWebSocketListener/shutdown(code:reason:timeout:)``); idempotent.
+    func shutdown(timeout: Duration) async {
         let listener = state.withLock { s -> JSONRPCWebSocketListener? in
             defer { s.listener = nil }
             return s.listener
         }
-        await listener?.shutdown(code: .goingAway, reason: "server shutting down")
+        await listener?.shutdown(code: .goingAway, reason: "server shutting down", timeout: timeout)
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.stopped = true
             defer { s.waiters = [] }

@@ -48,7 +48,7 @@ extension RoomServer {
                 for tree in trees { await self.media.release(scope: .tree(tree)) }
             }
         }
-        treeRPC.whenSessionResumes { [weak self] session in
+        treeRPC.whenSessionResumesBeforeReply { [weak self] session in
             self?.treeRegistry.outbox(of: session)?.flush()
         }
     }

@@ -66,7 +66,7 @@ extension RoomServer {
         do {
             try await server.startOperationsListener()
         } catch {
-            await listener.shutdown()
+            await listener.shutdown(timeout: configuration.operations.shutdownTimeout)
             await server.cluster?.stop()
             throw error
         }
@@ -102,14 +102,18 @@ extension RoomServer {
         await withTaskCancellationHandler {
             await listener.waitUntilStopped()
         } onCancel: {
-            Task { await listener.shutdown() }
+            Task { [timeout = configuration.operations.shutdownTimeout] in await listener.shutdown(timeout: timeout) }
         }
     }
 
     /// Shuts down gracefully: stops listening, closes every session's socket with 1001 (clients reconnect to
-    /// the next server) and waits for the handlers still running. Idempotent.
+    /// the next server), cancels the handlers still running and waits for them, releases the media and leaves the
+    /// cluster. Idempotent.
     /// With ``OperationsConfiguration/drainPeriod``, the first call keeps serving that long with `/readyz`
     /// answering 503 "shutting down" before anything closes; a second call meanwhile ends the drain at once.
+    /// It always returns within ``OperationsConfiguration/shutdownTimeout`` after the drain, whatever handlers or
+    /// the media backend do: what is still running then is abandoned, with a warning in the log
+    /// (docs/architecture.md#shutdown).
     public func shutdown() async {
         let period = configuration.operations.drainPeriod, clock = configuration.clock, logger = logger
         let drains = listener != nil && period > .zero
@@ -118,13 +122,19 @@ extension RoomServer {
             logger.info("draining before shutdown", metadata: ["period": "\(period)"])
             try? await clock.sleep(for: period)
         }
-        adminFeed.stop()
-        await listener?.shutdown()
-        await operations.detachListener()?.shutdown()
-        await releaseAllMedia()
-        if let cluster {
-            await cluster.stop()
-            operations.setCluster(.left)
+        let timeout = configuration.operations.shutdownTimeout
+        let stopping = Task { [self] in
+            adminFeed.stop()
+            await listener?.shutdown(timeout: timeout)
+            await operations.detachListener()?.shutdown()
+            await releaseAllMedia()
+            if let cluster {
+                await cluster.stop()
+                operations.setCluster(.left)
+            }
+        }
+        if case .timedOut = await race(stopping, within: timeout, on: clock) {
+            logger.warning("shutdown timeout passed: abandoning what is still running", metadata: ["timeout": "\(timeout)"])
         }
         logger.info("room server stopped")
     }

@@ -125,7 +125,7 @@ public final class RoomServer: Sendable {
             self.broadcastBudget.forget(session.id)
             Task { await self.evict(session) }
         }
-        rpc.whenSessionResumes { [weak self] session in
+        rpc.whenSessionResumesBeforeReply { [weak self] session in
             // docs/architecture.md#server-sessions: what was queued while the socket was gone goes out on the new one,
             // before the reply.
             self?.registry.outbox(of: session)?.flush()

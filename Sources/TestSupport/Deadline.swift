@@ -32,6 +32,22 @@ public func withDeadline<T: Sendable>(
     }
 }
 
+/// Runs `body` in a task of its own and waits at most `timeout` for it to return, failing with ``DeadlineExceeded``
+/// otherwise. Unlike ``withDeadline(_:_:_:)``, `body` need not respond to cancellation: for operations that must end
+/// on their own (a shutdown), so that a test of one fails instead of hanging. A body that overruns is left running.
+public func returnsWithin(
+    _ timeout: Duration = .seconds(10), _ what: String, _ body: @escaping @Sendable () async -> Void
+) async throws {
+    let (returned, signal) = AsyncStream<Void>.makeStream()
+    Task {
+        await body()
+        signal.yield()
+    }
+    try await withDeadline(timeout, what) {
+        for await _ in returned { return }
+    }
+}
+
 /// Waits until `condition` holds, checking after each scheduler turn, for at most `timeout`. For states that have
 /// no event to await (a timer registered, a counter reached).
 public func waitUntil(

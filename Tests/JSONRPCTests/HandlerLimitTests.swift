@@ -145,7 +145,7 @@ import WebSocketTransport
         try await waitUntil("the window's timer") { clock.pendingTimers == 1 }
         clock.advance(by: .seconds(5))
         #expect(server.session(id: sid) == nil)
-        #expect(ended.value == [sid])
+        try await waitUntil("the end handler (it runs off the receive path)") { ended.value == [sid] }
         gate.open()
     }
 }

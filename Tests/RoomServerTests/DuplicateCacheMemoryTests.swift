@@ -52,6 +52,28 @@ import Glibc
         await server.shutdown()
     }
 
+    @Test func aThousandHugeRememberedRequestsPinOnlyTheirDigests() async throws {
+        // Given a server without a customRequest hook: each customRequest is answered -1, and remembered for
+        // duplicates (issue 32's 1,000 × 1 MiB customRequests)
+        let server = try await RoomServer.start(.init())
+        let attacker = try await RoomPeer.dialing(server.url)
+        let huge = { (n: Int) in
+            #"{"jsonrpc":"2.0","id":\#(n),"method":"customRequest","params":{"pad":""# + Self.filler + #""}}"#
+        }
+        try await Self.send(20, on: attacker, huge)
+        let before = try Self.residentBytes()
+
+        // When one socket sends 1,000 of them, about 900 KB of params each
+        try await Self.send(1000, from: 20, on: attacker, huge)
+
+        // Then they are all remembered, but by the digest of their params: a few MiB at most
+        let growth = try Self.residentBytes() - before
+        #expect(growth < 8 << 20, "resident memory grew by \(growth >> 20) MiB")
+        let remembered = server.rpc.sessions.withLock { $0.values.map(\.responses.count).reduce(0, +) }
+        #expect(remembered == 1000)
+        await server.shutdown()
+    }
+
     @Test func aThousandHugeIdsOfRememberedRequestsStayWithinTheBudget() async throws {
         let server = try await RoomServer.start(.init())
         let attacker = try await RoomPeer.dialing(server.url)

@@ -1,8 +1,7 @@
-import JSONRPC
-import SignalingSupport
+package import SignalingSupport
 
 /// How a wait with a deadline ended.
-enum Raced<Value: Sendable>: Sendable {
+package enum Raced<Value: Sendable>: Sendable {
     case finished(Value)
     case timedOut
     case cancelled
@@ -10,7 +9,7 @@ enum Raced<Value: Sendable>: Sendable {
 
 /// Waits for `task` until `timeout` passes on `clock` or the calling task is cancelled, whichever comes first. The
 /// task itself goes on either way (its owner decides what a late result means).
-func race<Value: Sendable>(_ task: Task<Value, Never>, within timeout: Duration, on clock: any SignalingClock)
+package func race<Value: Sendable>(_ task: Task<Value, Never>, within timeout: Duration, on clock: any SignalingClock)
     async -> Raced<Value>
 {
     let outcome = OneShot<Raced<Value>>()
