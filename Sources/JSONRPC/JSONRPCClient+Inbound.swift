@@ -59,9 +59,7 @@ extension JSONRPCClient {
     /// without `apply` (or an error), or to a control call. Returns false when the message needs the full path.
     private func completeInline(_ inbound: RPCInbound) -> Bool {
         guard case .single(.success(.response(let response))) = inbound else { return false }
-        recordSessionId(from: response)
-        let outcome = response.outcome.mapError { RPCError.remote($0) }
-        return completeRequest(response.id, with: outcome, unlessApplying: true)
+        return complete(response, unlessApplying: true)
     }
 
     /// Handles one message text of `bytes` that connection `generation` read.
@@ -127,9 +125,7 @@ extension JSONRPCClient {
     }
 
     private func accept(_ response: RPCResponse) {
-        recordSessionId(from: response)
-        let outcome = response.outcome.mapError { RPCError.remote($0) }
-        if completeRequest(response.id, with: outcome) { return }
+        if complete(response) { return }
         if response.id == .null, case .failure(let error) = response.outcome {
             // The server could not read one of our messages (JSON-RPC 2.0 §5: id null).
             report(.remote(error))
@@ -138,15 +134,23 @@ extension JSONRPCClient {
         }
     }
 
-    /// docs/wire-protocol.md#kurento-conventions: Kurento servers put `sessionId` into object results, wrapped values
-    /// and error data.
-    private func recordSessionId(from response: RPCResponse) {
+    /// Records the `sessionId` a Kurento server put into the response (docs/wire-protocol.md#kurento-conventions:
+    /// object results, wrapped values and error data) and completes the request it answers, in one step under the
+    /// client's lock; returns whether a request was waiting for it. With `unlessApplying`, a result for a call with
+    /// `apply` (user code) is left pending and false returned.
+    private func complete(_ response: RPCResponse, unlessApplying: Bool = false) -> Bool {
         let carrier: JSONValue? = switch response.outcome {
         case .success(let result): result
         case .failure(let error): error.data
         }
-        guard let sessionId = carrier?["sessionId"]?.stringValue else { return }
-        state.withLock { $0.machine.sessionIdReceived(sessionId) }
+        let sessionId = carrier?["sessionId"]?.stringValue
+        let succeeding = if case .success = response.outcome { true } else { false }
+        let entry = state.withLock { s -> RequestTable.Entry? in
+            if let sessionId { s.machine.sessionIdReceived(sessionId) }
+            return s.requests.complete(response.id, succeeding: succeeding, unlessApplying: unlessApplying)
+        }
+        guard let entry else { return false }
+        return Self.finish(entry, with: response.outcome.mapError { RPCError.remote($0) })
     }
 
     /// Runs the handlers off the receive loop, so a slow one never stalls it, and sends the responses.

@@ -47,8 +47,11 @@ extension JSONRPCClient {
     /// ended meanwhile (a fresh session failed them, a timeout, a cancellation) is not sent, since their callers were
     /// told. A failed send completes the requests of that message and the ones after it with the failure.
     func dispatchInOrder(_ messages: [(text: String, ids: [RequestID])]) async {
-        let connected = state.withLock { $0.machine.connection != nil }
-        let send: @Sendable () async -> Void = { [weak self] in
+        if case .send(let connection) = state.withLock({ $0.machine.sendAction }) {
+            queue(messages, on: connection, connected: true)
+            return
+        }
+        Task { [weak self] in
             guard let self else { return }
             let connection: any MessageConnection
             do {
@@ -58,21 +61,27 @@ extension JSONRPCClient {
                 for id in messages.flatMap(\.ids) { self.completeRequest(id, with: .failure(failure)) }
                 return
             }
-            for (index, message) in messages.enumerated() {
-                if !connected, !self.withRequests({ table in message.ids.contains(where: table.contains) }) { continue }
-                do {
-                    // Queued without waiting for the write where the connection can: the response completes the call.
-                    try connection.enqueue(message.text)
-                } catch {
-                    // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
-                    // them; without it, they fail now.
-                    if self.configuration.reconnect != .off, error is ConnectionEnd { return }
-                    let failure = RPCError.connectionClosed(error as? ConnectionEnd)
-                    for id in messages[index...].flatMap(\.ids) { self.completeRequest(id, with: .failure(failure)) }
-                    return
-                }
+            self.queue(messages, on: connection, connected: false)
+        }
+    }
+
+    /// Queues `messages` on `connection`, in order; `connected`: it was open when they were dispatched (else a
+    /// message whose requests all ended meanwhile is skipped).
+    private func queue(_ messages: [(text: String, ids: [RequestID])], on connection: any MessageConnection,
+                       connected: Bool) {
+        for (index, message) in messages.enumerated() {
+            if !connected, !withRequests({ table in message.ids.contains(where: table.contains) }) { continue }
+            do {
+                // Queued without waiting for the write where the connection can: the response completes the call.
+                try connection.enqueue(message.text)
+            } catch {
+                // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
+                // them; without it, they fail now.
+                if configuration.reconnect != .off, error is ConnectionEnd { return }
+                let failure = RPCError.connectionClosed(error as? ConnectionEnd)
+                for id in messages[index...].flatMap(\.ids) { completeRequest(id, with: .failure(failure)) }
+                return
             }
         }
-        if connected { await send() } else { Task { await send() } }
     }
 }
