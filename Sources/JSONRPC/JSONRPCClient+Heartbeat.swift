@@ -34,10 +34,11 @@ extension JSONRPCClient {
         }
         let params: JSONValue? = members.isEmpty ? nil : .object(members)
         let sentAt = clock.now
+        // Registered and queued here, in the heartbeat timer's action: its deadline runs from the tick.
+        let pong = startControlCall(KurentoConventions.ping, params: params, on: connection, timeout: interval)
         Task { [weak self] in
-            guard let outcome = await self?.controlCall(KurentoConventions.ping, params: params, on: connection,
-                                                        timeout: interval),
-                  let self else { return }
+            let outcome = await pong.wait()
+            guard let self else { return }
             switch outcome {
             case .success, .failure(.remote):
                 let rtt = self.clock.now - sentAt

@@ -70,6 +70,7 @@ public final class RoomServer: Sendable {
             maxRememberedBytesPerSession: configuration.limits.maxRememberedBytesPerSession,
             maxRememberedBytesPerServer: configuration.limits.maxRememberedBytesPerServer,
             maxBatchLength: configuration.limits.maxBatchLength,
+            maxUnacknowledgedBytes: configuration.limits.maxUnacknowledgedBytes,
             principal: { connection in (connection as? WebSocketMessageConnection)?.webSocket.request.flatMap(principal) },
             advertised: Self.advertised(.room, configuration))
         rpc = JSONRPCServer(configuration: rpcConfiguration)

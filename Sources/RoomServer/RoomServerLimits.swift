@@ -48,6 +48,11 @@ public struct RoomServerLimits: Sendable, Hashable {
     /// Bytes of remembered responses all sessions together may hold; past it a response is sent but not remembered
     /// (`JSONRPCServer.Configuration.maxRememberedBytesPerServer`). Default 64 MiB.
     public var maxRememberedBytesPerServer: Int
+    /// Bytes of notifications one session may keep handed and not released (not yet acknowledged by a client that
+    /// counts, not yet written for one that does not; docs/wire-protocol.md#delivery); past it the session ends
+    /// with close 4410 and its client starts again (`JSONRPCServer.Configuration.maxUnacknowledgedBytes`).
+    /// Default 4 MiB.
+    public var maxUnacknowledgedBytes: Int
 
     /// Creates limits; every argument has its default.
     public init(maxRooms: Int? = nil, maxParticipantsPerRoom: Int? = nil, maxQueuedCandidates: Int = 200,
@@ -56,7 +61,7 @@ public struct RoomServerLimits: Sendable, Hashable {
                 maxInFlightPerConnection: Int = 64, handlerTimeout: Duration? = .seconds(30),
                 maxChatMessageBytes: Int = 8 * 1024, maxBroadcastBytesPerSecond: Int? = 1 << 20,
                 maxBatchLength: Int = 100, maxRememberedBytesPerSession: Int = 1 << 20,
-                maxRememberedBytesPerServer: Int = 64 << 20) {
+                maxRememberedBytesPerServer: Int = 64 << 20, maxUnacknowledgedBytes: Int = 4 << 20) {
         self.maxRooms = maxRooms
         self.maxParticipantsPerRoom = maxParticipantsPerRoom
         self.maxQueuedCandidates = maxQueuedCandidates
@@ -73,5 +78,6 @@ public struct RoomServerLimits: Sendable, Hashable {
         self.maxBatchLength = maxBatchLength
         self.maxRememberedBytesPerSession = maxRememberedBytesPerSession
         self.maxRememberedBytesPerServer = maxRememberedBytesPerServer
+        self.maxUnacknowledgedBytes = maxUnacknowledgedBytes
     }
 }

@@ -21,7 +21,8 @@ enum NumberedChat {
     /// stalled to fall far behind without being closed (the faults are the proxy's, not the server's limits).
     static func server(reconnectionWindow: Duration = .seconds(5)) async throws -> RoomServer {
         try await RoomServer.start(.init(
-            limits: .init(maxQueuedNotifications: 100_000, maxBroadcastBytesPerSecond: nil),
+            limits: .init(maxQueuedNotifications: 100_000, maxBroadcastBytesPerSecond: nil,
+                          maxUnacknowledgedBytes: 64 << 20),
             reconnectionWindow: reconnectionWindow))
     }
 
