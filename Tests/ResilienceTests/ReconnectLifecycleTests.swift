@@ -172,7 +172,8 @@ struct ReconnectLifecycleTests {
         await first.close(code: 1006, reason: "gone")
         try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
         let waiting = Task { try await client.call("queued") }
-        try await waitUntil("the call to wait") { !client.pendingRequestIDs.isEmpty }
+        // (the client's one deadline timer, armed since `hello`, and the backoff's sleep)
+        try await waitUntil("the call to wait") { !client.pendingRequestIDs.isEmpty && clock.pendingTimers >= 2 }
 
         // When the user closes the client
         await client.close()
