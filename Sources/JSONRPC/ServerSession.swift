@@ -71,9 +71,12 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let (lost, timer) = link.withLock { ($0.delivery.discardAll(), $0.requests.disarm()) }
+        let (lost, timer) = link.withLock { l in
+            _ = collectWritten(&l)
+            return (l.delivery.discardAll(), l.requests.disarm())
+        }
         timer?.cancel()
-        countReleased(0, dropped: lost)
+        countDropped(lost)
     }
 
     public var description: String { "session \(SecureID.redacted(id))" }
@@ -185,23 +188,26 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// `received`, or (a stock client) the ones no connection reported written. Returns the connection it replaces,
     /// or the refusal when `received` cannot be honoured (the session is left as it was).
     func attach(_ new: ConnectionBinding, received: UInt64?) -> Result<ConnectionBinding?, SessionDelivery.Refusal> {
-        let (outcome, timer, released) = link.withLock { l -> (Result<ConnectionBinding?, SessionDelivery.Refusal>, (any TimerHandle)?, Int) in
-            let released = collectWritten(&l)
+        let (outcome, timer, rewritten) = link.withLock {
+            l -> (Result<ConnectionBinding?, SessionDelivery.Refusal>, (any TimerHandle)?, Int) in
+            _ = collectWritten(&l)
             let replay: Deque<String>
             switch l.delivery.resume(received: received, resuming: true) {
             case .success(let rest): replay = rest
-            case .failure(let refusal): return (.failure(refusal), nil, released)
+            case .failure(let refusal): return (.failure(refusal), nil, 0)
             }
             let old = l.binding
             l.binding = new
             l.epoch += 1
             startReports(epoch: l.epoch)
+            let rewritten = l.delivery.startEpoch()
             defer { l.expiry = nil }
             hand(replay, to: new, mode: l.delivery.mode, epoch: l.epoch)
-            return (.success(old), l.expiry, released)
+            return (.success(old), l.expiry, rewritten)
         }
         timer?.cancel()
-        countReleased(released, dropped: 0)
+        // What an earlier connection wrote and the new one gets again waits again (docs/operations.md#metrics).
+        if rewritten > 0 { metrics?.outbox.depth.increment(by: Double(rewritten)) }
         return outcome
     }
 
@@ -211,18 +217,17 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// overtaken never ends the session. Returns whether `old` was bound.
     func detach(_ old: ConnectionBinding, end: ConnectionEnd, window: Duration, clock: any SignalingClock,
                 expire: @escaping @Sendable () -> Void) -> Bool {
-        let unbound = link.withLock { l -> (epoch: UInt64, watchdog: (any TimerHandle)?, released: Int)? in
+        let unbound = link.withLock { l -> (epoch: UInt64, watchdog: (any TimerHandle)?)? in
             guard let bound = l.binding, bound === old else { return nil }
-            let released = collectWritten(&l)
+            _ = collectWritten(&l)
             l.binding = nil
             l.epoch += 1
             startReports(epoch: l.epoch)
             defer { l.watchdog.timer = nil }
-            return (l.epoch, l.watchdog.timer, released)
+            return (l.epoch, l.watchdog.timer)
         }
         guard let unbound else { return false }
         unbound.watchdog?.cancel()
-        countReleased(unbound.released, dropped: 0)
         failRequests(with: .connectionClosed(end))
         // The timer is armed outside the lock (a clock may run its action at once); it counts only while the
         // session is still unbound in the same epoch, and it checks again when it fires.
@@ -247,11 +252,12 @@ public final class ServerSession: Sendable, CustomStringConvertible {
                 l.expiry = nil
                 l.watchdog.timer = nil
             }
+            _ = collectWritten(&l)
             return (l.expiry, l.watchdog.timer, l.delivery.discardAll())
         }
         expiry?.cancel()
         watchdog?.cancel()
-        countReleased(0, dropped: lost)
+        countDropped(lost)
         failRequests(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
         withRequests { $0.disarm() }?.cancel()
         responses.forgetAll()
@@ -278,49 +284,52 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// and cheap, so an outbox can call it under its own lock. A connection that is closing keeps them too: its end
     /// unbinds the session, and a resume hands them again.
     func deliver(_ texts: some Collection<String>) -> Delivered {
-        let (outcome, released) = link.withLock { l -> (Delivered, Int) in
-            guard let binding = l.binding else { return (.noConnection, 0) }
-            let released = collectWritten(&l)
+        link.withLock { l -> Delivered in
+            guard let binding = l.binding else { return .noConnection }
+            _ = collectWritten(&l)
             let adding = texts.reduce(0) { $0 + $1.utf8.count }
             // A lone notification always goes (an empty log never overflows).
-            if !l.delivery.log.isEmpty, l.delivery.bytes + adding > byteLimit {
-                return (.overflow, released)
-            }
+            if !l.delivery.log.isEmpty, l.delivery.bytes + adding > byteLimit { return .overflow }
             for text in texts { l.delivery.handed(text) }
             hand(texts, to: binding, mode: l.delivery.mode, epoch: l.epoch)
-            return (.handed, released)
+            return .handed
         }
-        countReleased(released, dropped: 0)
-        return outcome
     }
 
     /// The client acknowledged every notification up to `received` (`rpc.ack`, or `received` in a `ping`).
     func acknowledge(_ received: UInt64) {
-        let count = link.withLock { $0.delivery.acknowledge(received) }
-        countReleased(count, dropped: 0)
+        link.withLock { _ = $0.delivery.acknowledge(received) }
     }
 
     /// Notifications handed and not released (what a slow or silent client holds up).
     var unreleased: Int {
-        let (count, released) = link.withLock { l in
-            let released = collectWritten(&l)
-            return (l.delivery.log.count, released)
+        link.withLock { l in
+            _ = collectWritten(&l)
+            return l.delivery.log.count
         }
-        countReleased(released, dropped: 0)
-        return count
     }
 
-    /// Hands `texts` to `binding`'s connection; with ``SessionDelivery/Mode/written`` each write is reported to
-    /// `reports` for `epoch`. Stops at the first refusal (the connection is closing: the texts stay kept).
+    /// Hands `texts` to `binding`'s connection; each write is reported to `reports` for `epoch` (with
+    /// ``SessionDelivery/Mode/written``, or with metrics on: they count it as sent then). Stops at the first refusal (the connection is closing: the texts stay kept).
     private func hand(_ texts: some Collection<String>, to binding: ConnectionBinding, mode: SessionDelivery.Mode,
                       epoch: UInt64) {
-        let reports = reports
+        let reports = reports, outbox = metrics?.outbox
         for text in texts {
             do {
-                if mode == .written {
+                // Write reports release in written mode, and count what was sent for the metrics in both.
+                if mode == .written || outbox != nil {
                     try binding.connection.enqueue(text) { end in
                         guard end == nil else { return }
-                        reports.withLock { r in if r.epoch == epoch { r.written += 1 } }
+                        let current = reports.withLock { r -> Bool in
+                            guard r.epoch == epoch else { return false }
+                            r.written += 1
+                            return true
+                        }
+                        // Released now as far as operators are concerned (the log forgets it at its next look).
+                        if current, let outbox {
+                            outbox.sent.increment()
+                            outbox.depth.decrement()
+                        }
                     }
                 } else {
                     try binding.connection.enqueue(text, whenWritten: nil)
@@ -331,7 +340,8 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Releases what the bound connection reported written since the last look (``SessionDelivery/Mode/written``).
+    /// Takes what the bound connection reported written since the last look (released in
+    /// ``SessionDelivery/Mode/written``); the metrics counted each one when it was reported.
     private func collectWritten(_ l: inout Link) -> Int {
         let written = reports.withLock { r -> Int in
             defer { r.written = 0 }
@@ -344,12 +354,12 @@ public final class ServerSession: Sendable, CustomStringConvertible {
         reports.withLock { $0 = WriteReports(epoch: epoch) }
     }
 
-    /// Counts `sent` notifications released and `dropped` ones never to be (docs/operations.md#metrics).
-    private func countReleased(_ sent: Int, dropped: Int) {
-        guard let outbox = metrics?.outbox, sent + dropped > 0 else { return }
-        if sent > 0 { outbox.sent.increment(by: sent) }
-        if dropped > 0 { outbox.dropped.increment(by: dropped) }
-        outbox.depth.decrement(by: Double(sent + dropped))
+    /// Counts `count` notifications that no connection will write now (the session ended) as dropped
+    /// (docs/operations.md#metrics).
+    private func countDropped(_ count: Int) {
+        guard let outbox = metrics?.outbox, count > 0 else { return }
+        outbox.dropped.increment(by: count)
+        outbox.depth.decrement(by: Double(count))
     }
 
     // MARK: - Watchdog

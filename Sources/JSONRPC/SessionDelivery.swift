@@ -38,6 +38,15 @@ struct SessionDelivery {
     private(set) var released: UInt64 = 0
     /// The UTF-8 bytes of the texts in ``log``.
     private(set) var bytes = 0
+    /// The number of the first notification handed to the current connection, and how many of the ones from it on
+    /// that connection reported written: what the metrics count as sent (docs/operations.md#metrics), in either mode.
+    private var epochBase: UInt64 = 1
+    private var writtenInEpoch: UInt64 = 0
+
+    /// The last notification the current connection reported written (or an earlier one released).
+    var writtenThrough: UInt64 { max(released, epochBase - 1 + writtenInEpoch) }
+    /// Notifications kept that the current connection has not reported written: what waits, for operators.
+    var unwritten: Int { Int(sent - min(sent, writtenThrough)) }
 
     /// The number of the last notification handed.
     var sent: UInt64 { released + UInt64(log.count) }
@@ -55,11 +64,23 @@ struct SessionDelivery {
         return release(Int(received - released))
     }
 
-    /// The connection of the current binding reported `count` more notifications written (``Mode/written``):
-    /// returns how many were released.
+    /// The connection of the current binding reported `count` more notifications written: in ``Mode/written`` they
+    /// are released. Returns how many were released.
     mutating func written(_ count: Int) -> Int {
-        guard mode == .written, count > 0 else { return 0 }
-        return release(min(count, log.count))
+        guard count > 0 else { return 0 }
+        writtenInEpoch += UInt64(count)
+        guard mode == .written, writtenThrough > released else { return 0 }
+        return release(Int(min(writtenThrough, sent) - released))
+    }
+
+    /// The notifications from ``released`` + 1 on go to a new connection, which has written none of them yet.
+    /// Returns how many of them an earlier connection had reported written (counted as sent then, so they wait
+    /// again).
+    mutating func startEpoch() -> Int {
+        let rewritten = Int(min(writtenThrough, sent) - min(released, writtenThrough))
+        epochBase = released + 1
+        writtenInEpoch = 0
+        return rewritten
     }
 
     /// A `connect` said `received`: from now on only acknowledgements release. With `resuming`, `received` is the
@@ -82,14 +103,14 @@ struct SessionDelivery {
         return .success(log)
     }
 
-    /// Forgets everything (the session ended); returns how many were never released.
+    /// Forgets everything (the session ended); returns how many were never written by the current connection.
     mutating func discardAll() -> Int {
         defer {
             released = sent
             log.removeAll()
             bytes = 0
         }
-        return log.count
+        return unwritten
     }
 
     private mutating func release(_ count: Int) -> Int {

@@ -76,8 +76,9 @@ import TestSupport
             #expect(scrape[Self.requests("leaveRoom", "result")] == 2)
             #expect(scrape[Self.requests("unknown", "error", code: -32601)] == 1)
             #expect(scrape[Self.requests("ping", "result")] == 0)
-            #expect(scrape[Self.requests("connect", "result")] == 0)
-            #expect(scrape.total("signaling_requests_total") == 9)
+            // Each RoomClient opens its session with `connect {"received": 0}` (docs/wire-protocol.md#delivery)
+            #expect(scrape[Self.requests("connect", "result")] == 2)
+            #expect(scrape.total("signaling_requests_total") == 11)
             // One latency per request of a registered method; none for the unknown one
             #expect(scrape[Self.latencyCount("joinRoom")] == 2)
             #expect(scrape[Self.latencyCount("receiveVideoFrom")] == 2)
