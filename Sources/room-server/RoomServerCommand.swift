@@ -200,10 +200,12 @@ struct RoomServerCommand: AsyncParsableCommand {
         PrometheusExporter.shared.bootstrap()
         // Every line logged while a connection or a request is served carries its trace_id and span_id; whatever a
         // client sent reaches a line escaped, so it can never start a line of its own (docs/operations.md#tracing).
-        var logger = Logger(label: "room-server", factory: {
+        var configuredLogger = Logger(label: "room-server", factory: {
             EscapingLogHandler(wrapping: StreamLogHandler.standardError(label: $0, metadataProvider: .traceParent))
         })
-        logger.logLevel = logLevel
+        configuredLogger.logLevel = logLevel
+        // A constant: the SIGHUP task below reads it while this task goes on logging.
+        let logger = configuredLogger
         var store: (any SharedObjectStore)?
         if let sharedObjectsPath {
             do {
