@@ -5,10 +5,13 @@ import SignalingSupport
 
 extension RoomRegistry {
     /// After a local join was claimed in the cluster: the room's participants on other nodes, as Redis lists them,
-    /// become the room's remote members (the join result lists them).
-    func seedRemote(room name: String, members: [ClusterNode.Member], node: String) {
-        state.withLock { s in
-            guard var room = s.rooms[name] else { return }
+    /// become the room's remote members (the join result lists them). The read can list a participant whose own
+    /// join overlaps this one and whose `participantJoined` has not arrived yet (it is ignored when it does, as that
+    /// of a known member): the members already joined here are told of each one new to this node now, so that every
+    /// member hears of every joiner once. Returns the outboxes to flush.
+    func seedRemote(room name: String, members: [ClusterNode.Member], node: String) -> [SessionOutbox] {
+        state.withLock { s -> [SessionOutbox] in
+            guard var room = s.rooms[name] else { return [] }
             var remote: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
                 remote[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
@@ -20,11 +23,23 @@ extension RoomRegistry {
                 case .publishing(let publishing): remote[user]?.publishing = publishing
                 }
             }
+            let new = remote.filter { room.remote[$0.key] == nil }.sorted { $0.key < $1.key }
             // Those known before the read stay (their later events were applied to them).
             room.remote = remote.merging(room.remote) { _, known in known }
             room.pendingRemote = [:]
             s.rooms[name] = room
             changed(&s)
+            let joined = room.joined.map(\.outbox)
+            guard !new.isEmpty, !joined.isEmpty else { return [] }
+            for (user, member) in new {
+                var notes = [RoomNotification.participantJoined(.init(id: user))]
+                if member.publishing { notes.append(.participantPublished(.init(id: user))) }
+                for note in notes {
+                    let encoded = note.encoded
+                    for outbox in joined { outbox.enqueue(encoded) }
+                }
+            }
+            return joined
         }
     }
 

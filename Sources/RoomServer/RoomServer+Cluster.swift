@@ -65,18 +65,36 @@ extension RoomServer {
     /// room's members on the other nodes. The local reservation is dropped when this fails.
     func claimInCluster(user: String, room: String, session: ServerSession) async throws {
         guard let cluster else { return }
+        let claimed: Bool
         do {
-            guard try await cluster.claim(user: user, room: room) else {
-                registry.cancelJoin(session: session)
-                throw RoomError.existingUser(user, room: room)
-            }
-            let members = try await cluster.members(of: room)
-            registry.seedRemote(room: room, members: members, node: cluster.configuration.nodeID)
-        } catch let error as RedisError {
+            claimed = try await cluster.claim(user: user, room: room)
+        } catch {
+            // The claim's outcome is unknown (it may have run): given up like one that did.
             registry.cancelJoin(session: session)
-            try? await cluster.release(user: user, room: room)
+            await giveUpClaim(user: user, room: room)
             throw clusterUnavailable(error, while: "joining")
         }
+        guard claimed else {
+            registry.cancelJoin(session: session)
+            throw RoomError.existingUser(user, room: room)
+        }
+        do {
+            let members = try await cluster.members(of: room)
+            flush(registry.seedRemote(room: room, members: members, node: cluster.configuration.nodeID))
+        } catch {
+            registry.cancelJoin(session: session)
+            await giveUpClaim(user: user, room: room)
+            throw clusterUnavailable(error, while: "joining")
+        }
+    }
+
+    /// With a cluster: gives up the name a join claimed and will not use (the join failed after its claim). Another
+    /// node whose own join read the members in between listed it and told its members it joined: the
+    /// `participantLeft` sent first tells them it did not stay (a node that never listed it ignores it).
+    func giveUpClaim(user: String, room: String) async {
+        guard let cluster else { return }
+        cluster.post(RoomNotificationMethod.participantLeft.rawValue, room: room, user: user, payload: "")
+        await releaseName(.init(room: room, user: user))
     }
 
     /// With a cluster: records in Redis whether `user` publishes (what a join on another node lists). The other

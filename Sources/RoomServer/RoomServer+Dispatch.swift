@@ -164,7 +164,7 @@ extension RoomServer {
         } catch {
             // The room closed while joining, or the join's deadline passed: the name claimed in the cluster is given
             // up again.
-            await releaseName(.init(room: room, user: user))
+            await giveUpClaim(user: user, room: room)
             throw error
         }
         logger.info("participant joined", metadata: [

@@ -50,4 +50,54 @@ struct DeadlineCommitClusterTests {
         await node1.shutdown()
         await redis.stop()
     }
+
+    @Test func aJoinThatFailsAfterItsClaimIsSeenToLeaveWhereAnotherJoinListedIt() async throws {
+        // Given node 1 with carol in room1, and node 0 whose replies from Redis are held (its commands run at once);
+        // no node is taken for dead meanwhile
+        let redis = try await RedisServerProcess()
+        let url = try RedisURL(parsing: redis.url)
+        let proxy = try FaultProxy(targetPort: url.port)
+        var proxied = url
+        proxied.port = proxy.port
+        let clock = ManualClock()
+        let node0 = try await RoomServer.start(.init(
+            limits: .init(handlerTimeout: DeadlineCommitTests.timeout),
+            cluster: ClusterConfiguration(redis: proxied, nodeID: "node0", nodeTimeout: .seconds(60), timeout: .seconds(20)),
+            clock: clock))
+        let node1 = try await RoomServer.start(.init(
+            cluster: ClusterConfiguration(redis: url, nodeID: "node1", nodeTimeout: .seconds(60),
+                                          timeout: .seconds(2) * deadlineScale)))
+        let carol = try await RoomPeer.dialing(node1.url)
+        try await carol.join("carol")
+        proxy.pause(.serverToClient)
+
+        // When bob's join on node 0 has claimed his name in Redis, and is answered -32001 before it hears so
+        let bob = try await RoomPeer.dialing(node0.url)
+        let join = try await bob.send("joinRoom", ["user": "bob", "room": "room1"])
+        let direct = RedisConnection(url: url)
+        try await waitUntil("bob's claim to run in Redis", asyncCondition: {
+            (try? await direct.command("HGET", "ks:room:room1:members", "bob"))?.string == "node0"
+        })
+        clock.advance(by: DeadlineCommitTests.timeout)
+        #expect(try await bob.response(join)["error"]?["code"] == DeadlineCommitTests.timedOut)
+
+        // And alice joins on node 1 meanwhile: her read of the members lists bob, and carol is told he joined
+        let alice = try await RoomPeer.dialing(node1.url)
+        let listed = try await alice.join("alice")
+        #expect(listed.arrayValue?.compactMap { $0["id"]?.stringValue }.sorted() == ["bob", "carol"], "\(listed)")
+        #expect(try await carol.notification("participantJoined")["id"] == "bob")
+        #expect(try await carol.notification("participantJoined")["id"] == "alice")
+
+        // Then once node 0 hears from Redis again and bob's join gives up his name, alice and carol are told he left
+        proxy.resume(.serverToClient)
+        for member in [carol, alice] {
+            #expect(try await member.notification("participantLeft")["name"] == "bob")
+        }
+        try await waitUntil("bob's name to be free in Redis", asyncCondition: {
+            (try? await direct.command("HEXISTS", "ks:room:room1:members", "bob")) == .integer(0)
+        })
+        await node0.shutdown()
+        await node1.shutdown()
+        await redis.stop()
+    }
 }
