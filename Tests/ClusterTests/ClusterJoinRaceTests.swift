@@ -1,5 +1,7 @@
 import RoomClient
-import RoomServer
+@testable import RoomCluster
+@testable import RoomServer
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -67,5 +69,47 @@ struct ClusterJoinRaceTests {
             for member in [alice, bob, carol, dave] { try await member.client.leave() }
         }
         await cluster.stop()
+    }
+
+    @Test func whatAnotherNodeSaysWhileAJoinReadsTheMembersWinsOverTheRead() async throws {
+        // Given node 0, whose authorizer holds alice's join after her name is reserved there, and a second node
+        // (a bare ClusterNode) holding bob and carol in the room, neither publishing
+        let redis = try await RedisServerProcess()
+        let url = try RedisURL(parsing: redis.url)
+        let gate = Gate()
+        let node0 = try await RoomServer.start(.init(
+            authorizeJoin: { _ in await gate.wait(); return true },
+            cluster: ClusterConfiguration(redis: url, nodeID: "node0", timeout: .seconds(2) * deadlineScale)))
+        let node1 = ClusterNode(configuration: ClusterConfiguration(redis: url, nodeID: "node1"))
+        try await node1.start()
+        #expect(try await node1.claim(user: "bob", room: "demo"))
+        #expect(try await node1.claim(user: "carol", room: "demo"))
+        let alice = Member("alice", at: node0)
+        try await alice.client.connect()
+        async let listed = alice.client.join()
+        try await waitUntil("alice's name to be reserved") { node0.registry.pending(in: "demo") != nil }
+
+        // When node 1 says, before alice's read of the members, that bob left and carol publishes, while Redis still
+        // lists bob and has carol not publishing (node 1's own writes come later)
+        node1.post("participantLeft", room: "demo", user: "bob", payload: "")
+        node1.post("participantPublished", room: "demo", user: "carol", payload: "")
+        try await waitUntil("node 0 to hear it") { node0.registry.pending(in: "demo")?.count == 2 }
+        gate.open()
+
+        // Then alice's join lists carol with her stream, and not bob
+        let peers = try await listed
+        #expect(peers.map(\.identifier) == ["carol"])
+        #expect(peers.first?.streams == ["webcam"])
+        #expect(node0.registry.pending(in: "demo")?.isEmpty == true)
+        await node0.shutdown()
+        await node1.stop()
+        await redis.stop()
+    }
+}
+
+extension RoomRegistry {
+    /// What other nodes said about participants of `room` while a local join reads its members, if the room is here.
+    func pending(in room: String) -> [String: PendingRemote]? {
+        state.withLock { $0.rooms[room]?.pendingRemote }
     }
 }
