@@ -168,9 +168,13 @@ public final class ClusterNode: Sendable {
     /// Every participant of `room` on every node, sorted by name.
     public func members(of room: String) async throws(RedisError) -> [Member] {
         let replies = try await redis.transaction([["HGETALL", keys.members(room)], ["SMEMBERS", keys.publishers(room)]])
-        guard let parts = replies.array, parts.count == 2 else { return [] }
-        let publishers = Set((parts[1].array ?? []).compactMap(\.string))
-        let flat = (parts[0].array ?? []).compactMap(\.string)
+        // An error of one command inside EXEC comes back in its place in EXEC's array, not as EXEC's error
+        // (https://redis.io/docs/latest/develop/reference/errors/common/execabort/: "a WRONGTYPE error makes only that
+        // command fail"): read as an empty room, it would tell every member that the others left.
+        guard let parts = replies.array, parts.count == 2, let hash = parts[0].array, let publishing = parts[1].array
+        else { throw .server("unexpected reply to reading the members of a room: \(replies)") }
+        let publishers = Set(publishing.compactMap(\.string))
+        let flat = hash.compactMap(\.string)
         var members: [Member] = []
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             members.append(Member(user: flat[index], node: flat[index + 1], publishing: publishers.contains(flat[index])))

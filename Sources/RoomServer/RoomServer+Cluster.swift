@@ -51,14 +51,38 @@ extension RoomServer {
                     self.operations.setCluster(.available)
                     self.logger.info("cluster restored: announcing local members, re-reading remote members")
                     self.registry.announceLocalMembers()
-                    for room in self.registry.localRooms {
-                        guard let members = try? await cluster.members(of: room) else { continue }
-                        await self.settle(self.registry.resync(room: room, members: members, node: node))
-                    }
+                    await self.resynchronize(with: cluster)
                 }
             }
         }
         logger.info("joined the cluster", metadata: ["node": "\(node)", "redis": "\(cluster.configuration.redis)"])
+    }
+
+    /// After Redis came back: re-reads the members of every room with a local participant and tells the local
+    /// members what changed. A read that fails is tried again (backoff from 100 ms to 2 s) until it succeeds or the
+    /// server shuts down: a room skipped would keep a stale view of the other nodes for as long as it lives. It runs
+    /// in the loop that applies the other nodes' events, which wait meanwhile: an event published after a read is
+    /// applied after it.
+    func resynchronize(with cluster: ClusterNode) async {
+        let node = cluster.configuration.nodeID
+        var rooms = registry.localRooms, pause = Duration.milliseconds(100)
+        while !rooms.isEmpty {
+            var failed: [String] = []
+            for room in rooms {
+                do {
+                    let members = try await cluster.members(of: room)
+                    await settle(registry.resync(room: room, members: members, node: node))
+                } catch {
+                    failed.append(room)
+                }
+            }
+            guard !failed.isEmpty, !operations.isShuttingDown else { return }
+            logger.warning("cluster: could not re-read the members of some rooms; trying again",
+                           metadata: ["rooms": "\(failed.count)", "in": "\(pause)"])
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(2))
+            rooms = failed.filter { registry.localRooms.contains($0) }
+        }
     }
 
     /// With a cluster: claims the reserved name across every node (104 when another node holds it) and learns the
