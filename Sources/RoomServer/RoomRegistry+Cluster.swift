@@ -9,6 +9,7 @@ extension RoomRegistry {
     func seedRemote(room name: String, members: [ClusterNode.Member], node: String) {
         state.withLock { s in
             guard var room = s.rooms[name] else { return }
+            let before = room.remote
             var remote: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
                 remote[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
@@ -24,6 +25,7 @@ extension RoomRegistry {
             room.remote = remote.merging(room.remote) { _, known in known }
             room.pendingRemote = [:]
             s.rooms[name] = room
+            publishRemoteChanges(in: room, from: before)
             changed(&s)
         }
     }
@@ -34,6 +36,7 @@ extension RoomRegistry {
     func apply(_ event: ClusterEvent) -> Departure {
         state.withLock { s -> Departure in
             guard var room = s.rooms[event.room], room[event.user] == nil else { return Departure() }
+            let before = room.remote
             var result = Departure()
             let user = event.user
             let note: RoomNotification?
@@ -82,6 +85,8 @@ extension RoomRegistry {
                 note = nil
             }
             s.rooms[room.name] = room
+            publishRemoteChanges(in: room, from: before,
+                                 departure: event.kind == ClusterEvent.departed ? .evicted : .left)
             guard let note else { return result }
             if event.kind != RoomNotificationMethod.sendMessage.rawValue { changed(&s) }
             let encoded = note.encoded
@@ -98,6 +103,7 @@ extension RoomRegistry {
     func resync(room name: String, members: [ClusterNode.Member], node: String) -> Departure {
         state.withLock { s -> Departure in
             guard var room = s.rooms[name] else { return Departure() }
+            let before = room.remote
             var now: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
                 now[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
@@ -128,6 +134,7 @@ extension RoomRegistry {
             }
             room.remote = now
             s.rooms[name] = room
+            publishRemoteChanges(in: room, from: before)
             if !notes.isEmpty { changed(&s) }
             for note in notes {
                 let encoded = note.encoded
