@@ -2,7 +2,7 @@
 /// (docs/operations.md#rooms): a node writes its own as the string `snapshot:<node>`, which expires after
 /// ``ClusterConfiguration/nodeTimeout`` unless written again, and reads those of the other live nodes.
 ///
-/// The text is the server's (the Room server writes its ``/RoomServer/OperationsSnapshot`` as JSON); this type only
+/// The text is the server's (the Room server writes its `OperationsSnapshot` as JSON); this type only
 /// stores and reads it. It has a connection of its own, so that a large snapshot never waits behind chat events or
 /// delays a heartbeat.
 public final class ClusterSnapshots: Sendable {

@@ -150,10 +150,12 @@ public final class RoomServer: Sendable {
     }
 
     /// Room lifecycle events, from the moment of the call (docs/architecture.md#event-streams: each access is a new
-    /// subscriber).
+    /// subscriber); with a cluster, other nodes' participants of this node's rooms too
+    /// (``RoomServerEvent``).
     public var events: Broadcast<RoomServerEvent>.Subscription { eventHub.subscribe() }
 
-    /// The rooms and their joined participants, in join order.
+    /// The rooms and their joined participants, in join order: this node's only, with a cluster
+    /// (``operationsSnapshot()`` lists every node's).
     public var rooms: [String: [String]] { registry.snapshot }
 
     /// The number of live sessions, connected or waiting in their reconnection window.
