@@ -40,6 +40,10 @@ public struct ClusterConfiguration: Sendable {
 /// | `room:<room>:members` | hash | user → node id (the name claim) |
 /// | `room:<room>:publishers` | set | users publishing |
 /// | `sweep:<id>` | string with a TTL | which survivor sweeps a dead node |
+/// | `snapshot:<id>` | string with a TTL | the node's participants for the operations view (``ClusterSnapshots``) |
+/// | `so:<name>` | hash | a shared object: version, persistence, `clients` and `c:<node>` its clients, size, properties |
+/// | `so-usage` | hash | the objects and bytes the shared-object quotas count |
+/// | `so-clients:<id>` | set | the objects the node has clients of (its sweep takes them away) |
 /// | channel `room:<room>` | pub/sub | the room's events, in each node's order |
 struct ClusterKeys: Sendable {
     let prefix: String

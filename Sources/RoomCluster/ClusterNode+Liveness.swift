@@ -87,6 +87,7 @@ extension ClusterNode {
                                          payload: "")
                 _ = try await liveness.command("PUBLISH", keys.channel(room), event.wireText)
             }
+            try await forgetObjectClients(of: node)
             _ = try await liveness.transaction([["DEL", keys.nodeMembers(node)], ["SREM", keys.nodes, node]])
         }
     }

@@ -1,9 +1,10 @@
 /// Shared objects across the cluster: each object is a Redis hash (`so:<name>`: `v` its version, `persistent`,
-/// `clients` its clients on every node, `size` its approximate JSON size, and `p:<key>` each property's JSON
-/// text), changed only by one Lua script, which gives each change its version and publishes it on the object's
-/// channel in the same step, so that every node sees the changes in version order. The hash `so-usage` counts the
-/// objects (`objects`) and their sizes (`bytes`) for the quotas, in the same steps that create, grow and forget
-/// them.
+/// `clients` its clients on every node and `c:<node>` those of each node, `size` its approximate JSON size, and
+/// `p:<key>` each property's JSON text), changed only by one Lua script, which gives each change its version and
+/// publishes it on the object's channel in the same step, so that every node sees the changes in version order. The
+/// hash `so-usage` counts the objects (`objects`) and their sizes (`bytes`) for the quotas, in the same steps that
+/// create, grow and forget them. The set `so-clients:<node>` names the objects a node has clients of, so that the
+/// sweep of a dead node takes its clients away (``forgetObjectClients(of:)``).
 extension ClusterNode {
     /// An object as Redis holds it.
     public struct ObjectRecord: Sendable, Hashable {
@@ -60,6 +61,8 @@ extension ClusterNode {
 
     func objectKey(_ name: String) -> String { configuration.keyPrefix + "so:" + name }
     var objectUsageKey: String { configuration.keyPrefix + "so-usage" }
+    /// The objects `node` has clients of.
+    func objectClientsKey(_ node: String) -> String { configuration.keyPrefix + "so-clients:" + node }
 
     /// The object's record. When Redis has none it is created empty at version 0 and counted, unless a
     /// persistent one is asked and `createsPersistent` is false, or it would pass `maxObjects` or `maxBytes`
@@ -111,7 +114,23 @@ extension ClusterNode {
     /// One more or one fewer client of `name` on this node; a non-persistent object without clients is removed
     /// (and no longer counted). Returns at once; applied in call order.
     public func countObjectClients(_ name: String, delta: Int) {
-        redis.send(["EVAL", ObjectScripts.count, "2", objectKey(name), objectUsageKey, String(delta)])
+        let node = configuration.nodeID
+        redis.send(["EVAL", ObjectScripts.count, "3", objectKey(name), objectUsageKey, objectClientsKey(node),
+                    String(delta), node, name])
+    }
+
+    /// Takes away every client the dead `node` had of any object, and forgets (and stops counting) the
+    /// non-persistent objects left without clients: the sweep of a dead node does it, so that its objects go
+    /// with their last live client. Each object in one script step (a script runs atomically: no other command
+    /// runs meanwhile, https://redis.io/docs/latest/develop/interact/programmability/eval-intro/).
+    func forgetObjectClients(of node: String) async throws(RedisError) {
+        let index = objectClientsKey(node)
+        let names = (try await liveness.command("SMEMBERS", index).array ?? []).compactMap(\.string)
+        for name in names {
+            _ = try await liveness.command(["EVAL", ObjectScripts.forgetNode, "3", objectKey(name), objectUsageKey,
+                                            index, node, name])
+        }
+        _ = try await liveness.command("DEL", index)
     }
 }
 
@@ -175,17 +194,48 @@ enum ObjectScripts {
         return {version, payload}
         """
 
-    /// KEYS: the object, the usage. ARGV: delta. Forgets (and stops counting) a non-persistent object whose last
-    /// client is gone.
-    static let count = """
-        if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-        local n = redis.call('HINCRBY', KEYS[1], 'clients', tonumber(ARGV[1]))
-        if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then
+    /// Forgets (and stops counting) the non-persistent object KEYS[1], whose clients are gone; used by the scripts
+    /// below.
+    private static let forget = """
+        local function forget()
           local size = tonumber(redis.call('HGET', KEYS[1], 'size') or '2')
           redis.call('DEL', KEYS[1])
           if redis.call('HINCRBY', KEYS[2], 'objects', -1) < 0 then redis.call('HSET', KEYS[2], 'objects', 0) end
           if redis.call('HINCRBY', KEYS[2], 'bytes', -size) < 0 then redis.call('HSET', KEYS[2], 'bytes', 0) end
         end
+        """
+
+    /// KEYS: the object, the usage, the node's objects (`so-clients:<node>`). ARGV: delta, node, name. Counts the
+    /// node's clients (`c:<node>`, never below 0: a node swept meanwhile has none left to take away) and all of them
+    /// (`clients`); forgets (and stops counting) a non-persistent object whose last client is gone.
+    static let count = forget + "\n" + """
+        if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+        local field = 'c:' .. ARGV[2]
+        local delta = tonumber(ARGV[1])
+        local mine = redis.call('HINCRBY', KEYS[1], field, delta)
+        if mine < 0 then delta = delta - mine; mine = 0 end
+        if mine == 0 then
+          redis.call('HDEL', KEYS[1], field)
+          redis.call('SREM', KEYS[3], ARGV[3])
+        else
+          redis.call('SADD', KEYS[3], ARGV[3])
+        end
+        local n = redis.call('HINCRBY', KEYS[1], 'clients', delta)
+        if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then forget() end
         return n
+        """
+
+    /// KEYS: the object, the usage, the dead node's objects. ARGV: node, name. Takes the node's clients away from
+    /// the object and forgets it when it is non-persistent and has no client left. An object the node has no
+    /// clients of (one of that name made anew since) is left alone.
+    static let forgetNode = forget + "\n" + """
+        redis.call('SREM', KEYS[3], ARGV[2])
+        local field = 'c:' .. ARGV[1]
+        local mine = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+        if mine <= 0 then return 0 end
+        redis.call('HDEL', KEYS[1], field)
+        local n = redis.call('HINCRBY', KEYS[1], 'clients', -mine)
+        if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then forget() end
+        return mine
         """
 }

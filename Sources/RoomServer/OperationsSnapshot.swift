@@ -8,8 +8,8 @@
 /// that lock (a backend is application code). It never contains session ids (they are bearer credentials,
 /// docs/architecture.md#identity).
 ///
-/// With a cluster, it is this node's view: the rooms that have participants here, their participants on other nodes
-/// listed with ``Participant/node`` and ``Participant/remote``.
+/// With a cluster, it is the cluster's: every node's rooms and participants, those of other nodes listed with
+/// ``Participant/node`` and ``Participant/remote`` (docs/operations.md#rooms-cluster).
 public struct OperationsSnapshot: Codable, Sendable, Hashable {
     /// One room, the media server that serves it, and its joined participants.
     public struct Room: Codable, Sendable, Hashable {
@@ -45,24 +45,25 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
         public var name: String
         /// The cluster node that holds its session; `nil` without a cluster.
         public var node: String?
-        /// Whether another node of the cluster holds it (this node then knows only its name and streams).
+        /// Whether another node of the cluster holds it (what follows is then what that node last wrote of it, or
+        /// unknown: docs/operations.md#rooms-cluster).
         public var remote: Bool
         /// The stream ids it publishes (`["webcam"]` while publishing, docs/wire-protocol.md#room-naming).
         public var streams: [String]
         /// The users whose streams it receives (its subscriptions whose endpoint exists), by name; empty for a
-        /// remote participant.
+        /// remote participant its node did not describe.
         public var subscriptions: [String]
         /// Whether its session has a connection now (`false` while it waits in its reconnection window); `nil` for a
-        /// remote participant.
+        /// remote participant its node did not describe.
         public var connected: Bool?
         /// The notifications queued for its session and not yet written to its socket; `nil` for a remote
-        /// participant.
+        /// participant its node did not describe.
         public var outboxDepth: Int?
         /// The round-trip time of its connection in milliseconds, as the transport last measured it; `nil` when
-        /// unknown (not measured yet, no connection, a remote participant).
+        /// unknown (not measured yet, no connection, a remote participant its node did not describe).
         public var rttMilliseconds: Double?
         /// Whether media flows into the media server on each of its ``streams``, by stream id: one entry per
-        /// stream (all unknown for a remote participant, whose media another node holds).
+        /// stream (unknown for a remote participant its node did not describe).
         public var streamFlows: [String: Flow]
         /// Whether media flows from the media server to it on each of its ``subscriptions``, by publisher name: one
         /// entry per subscription.
@@ -109,7 +110,7 @@ public struct OperationsSnapshot: Codable, Sendable, Hashable {
         public var participants: Int
         /// Published streams, remote ones included.
         public var streams: Int
-        /// Subscriptions of this node's participants.
+        /// Subscriptions, remote participants' included.
         public var subscriptions: Int
 
         /// Creates totals.

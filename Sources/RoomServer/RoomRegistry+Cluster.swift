@@ -12,6 +12,7 @@ extension RoomRegistry {
     func seedRemote(room name: String, members: [ClusterNode.Member], node: String) -> [SessionOutbox] {
         state.withLock { s -> [SessionOutbox] in
             guard var room = s.rooms[name] else { return [] }
+            let before = room.remote
             var remote: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
                 remote[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
@@ -28,6 +29,7 @@ extension RoomRegistry {
             room.remote = remote.merging(room.remote) { _, known in known }
             room.pendingRemote = [:]
             s.rooms[name] = room
+            publishRemoteChanges(in: room, from: before)
             changed(&s)
             let joined = room.joined.map(\.outbox)
             guard !new.isEmpty, !joined.isEmpty else { return [] }
@@ -49,6 +51,7 @@ extension RoomRegistry {
     func apply(_ event: ClusterEvent) -> Departure {
         state.withLock { s -> Departure in
             guard var room = s.rooms[event.room], room[event.user] == nil else { return Departure() }
+            let before = room.remote
             var result = Departure()
             let user = event.user
             let note: RoomNotification?
@@ -97,6 +100,8 @@ extension RoomRegistry {
                 note = nil
             }
             s.rooms[room.name] = room
+            publishRemoteChanges(in: room, from: before,
+                                 departure: event.kind == ClusterEvent.departed ? .evicted : .left)
             guard let note else { return result }
             if event.kind != RoomNotificationMethod.sendMessage.rawValue { changed(&s) }
             let encoded = note.encoded
@@ -113,6 +118,7 @@ extension RoomRegistry {
     func resync(room name: String, members: [ClusterNode.Member], node: String) -> Departure {
         state.withLock { s -> Departure in
             guard var room = s.rooms[name] else { return Departure() }
+            let before = room.remote
             var now: [String: RemoteMember] = [:]
             for member in members where member.node != node && room[member.user] == nil {
                 now[member.user] = RemoteMember(member.user, node: member.node, publishing: member.publishing)
@@ -143,6 +149,7 @@ extension RoomRegistry {
             }
             room.remote = now
             s.rooms[name] = room
+            publishRemoteChanges(in: room, from: before)
             if !notes.isEmpty { changed(&s) }
             for note in notes {
                 let encoded = note.encoded

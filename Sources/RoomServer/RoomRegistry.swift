@@ -89,6 +89,8 @@ final class RoomRegistry: Sendable {
             s.rooms[room.name] = room
             if created { events.publish(.roomCreated(room: room.name)) }
             events.publish(.participantJoined(room: room.name, user: me.name))
+            // The first local join of a room tells of the participants of other nodes already there.
+            if created { publishRemoteChanges(in: room, from: [:]) }
             changed(&s)
             let note = RoomNotification.participantJoined(.init(id: me.name)).encoded
             for other in others { other.outbox.enqueue(note) }

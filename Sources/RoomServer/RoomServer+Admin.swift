@@ -28,22 +28,24 @@ extension RoomServer {
 
     /// The rooms as operators see them, taken now in one piece under the registry's lock: every room, its
     /// participants with their streams, subscriptions and the media flow on each, outbox depth and round-trip
-    /// time, and totals; then, outside that lock, the media server of each room (``MediaBackend/mediaServer(of:)``).
-    /// Never a session id. `GET /rooms` serves it as JSON (docs/operations.md#rooms).
+    /// time, and totals; then, outside that lock, the media server of each room (``MediaBackend/mediaServer(of:)``)
+    /// and, with a cluster, the other nodes' rooms and participants as last read from Redis
+    /// (docs/operations.md#rooms-cluster). Never a session id. `GET /rooms` serves it as JSON
+    /// (docs/operations.md#rooms).
     public func operationsSnapshot() -> OperationsSnapshot {
-        Self.operationsSnapshot(registry, media: media, node: cluster?.configuration.nodeID)
+        Self.operationsSnapshot(registry, media: media, node: cluster?.configuration.nodeID, view: clusterView)
     }
 
-    /// The snapshot of `registry`, each room with the media server `media` says serves it. The backend is asked
-    /// after the registry's lock is released: it is application code, and may take a lock of its own.
-    static func operationsSnapshot(_ registry: RoomRegistry, media: any MediaBackend, node: String?)
-        -> OperationsSnapshot
-    {
+    /// The snapshot of `registry`, each room with the media server `media` says serves it, and with `view` what
+    /// the other nodes of the cluster hold (docs/operations.md#rooms-cluster). The backend is asked after the
+    /// registry's lock is released: it is application code, and may take a lock of its own.
+    static func operationsSnapshot(_ registry: RoomRegistry, media: any MediaBackend, node: String?,
+                                   view: ClusterRoomsView?) -> OperationsSnapshot {
         var snapshot = registry.operationsSnapshot(node: node, generatedAt: timestamp())
         for index in snapshot.rooms.indices {
             snapshot.rooms[index].mediaServer = media.mediaServer(of: .room(snapshot.rooms[index].name))
         }
-        return snapshot
+        return view?.merged(into: snapshot) ?? snapshot
     }
 
     /// Serves one admin connection until it ends: what ``start(_:)`` does for an upgrade to ``adminPath`` that

@@ -23,6 +23,7 @@ extension RoomServer {
         guard let cluster else { return }
         try await cluster.start()
         operations.setCluster(.available)
+        startClusterView()
         let node = cluster.configuration.nodeID
         Task { [weak self] in
             for await incoming in cluster.events {
@@ -42,6 +43,7 @@ extension RoomServer {
                         await self.evict(event.user, from: event.room)
                     }
                 case .event(let event):
+                    self.clusterViewLearned(event)
                     await self.settle(self.registry.apply(event))
                 case .unavailable(let reason):
                     // docs/operations.md#readiness: /readyz answers 503 until Redis is back.

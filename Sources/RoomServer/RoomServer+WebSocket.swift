@@ -129,6 +129,7 @@ extension RoomServer {
             await operations.detachListener()?.shutdown()
             await releaseAllMedia()
             if let cluster {
+                await clusterView?.stop()
                 await cluster.stop()
                 operations.setCluster(.left)
             }

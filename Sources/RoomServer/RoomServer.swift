@@ -42,6 +42,8 @@ public final class RoomServer: Sendable {
     let media: any MediaBackend
     /// This process's node of the cluster (``Configuration/cluster``), if any.
     public let cluster: ClusterNode?
+    /// With a cluster: the other nodes' participants, for the operations snapshot (``ClusterRoomsView``).
+    let clusterView: ClusterRoomsView?
     /// The `/admin` subscription (docs/operations.md#admin-subscription): its own JSON-RPC server behind ``adminPath``.
     let adminRPC: JSONRPCServer
     let adminFeed: AdminFeed
@@ -76,6 +78,8 @@ public final class RoomServer: Sendable {
         rpc = JSONRPCServer(configuration: rpcConfiguration)
         let metrics = configuration.metrics
         cluster = configuration.cluster.map { ClusterNode(configuration: $0, metricsFactory: metrics.factory) }
+        let clusterView = cluster.map(ClusterRoomsView.init(node:))
+        self.clusterView = clusterView
         rateLimitCloses = metrics.closeCounter(.rateLimit)
         let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster,
                                     gauges: RoomGauges(metrics))
@@ -91,7 +95,7 @@ public final class RoomServer: Sendable {
         let node = cluster?.configuration.nodeID
         let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
                                   refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {
-            Self.operationsSnapshot(registry, media: media, node: node)
+            Self.operationsSnapshot(registry, media: media, node: node, view: clusterView)
         }
         self.adminFeed = adminFeed
         registry.changes.observe { [weak adminFeed] in adminFeed?.changed() }
@@ -146,10 +150,12 @@ public final class RoomServer: Sendable {
     }
 
     /// Room lifecycle events, from the moment of the call (docs/architecture.md#event-streams: each access is a new
-    /// subscriber).
+    /// subscriber); with a cluster, other nodes' participants of this node's rooms too
+    /// (``RoomServerEvent``).
     public var events: Broadcast<RoomServerEvent>.Subscription { eventHub.subscribe() }
 
-    /// The rooms and their joined participants, in join order.
+    /// The rooms and their joined participants, in join order: this node's only, with a cluster
+    /// (``operationsSnapshot()`` lists every node's).
     public var rooms: [String: [String]] { registry.snapshot }
 
     /// The number of live sessions, connected or waiting in their reconnection window.

@@ -22,10 +22,11 @@ struct Cluster {
 
     /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout: four of them, at least 3 s).
     /// `media(i)` is node i's media backend (default: simulated).
-    /// `sharedObjects` configures every node's shared objects.
+    /// `sharedObjects` configures every node's shared objects, `operations` every node's operations endpoints.
     static func start(nodes count: Int, heartbeats: [Duration] = [],
                       media: (Int) -> any MediaBackend = { _ in SimulatedMediaBackend() },
-                      sharedObjects: SharedObjectService.Configuration = .init()) async throws -> Cluster {
+                      sharedObjects: SharedObjectService.Configuration = .init(),
+                      operations: OperationsConfiguration = .init()) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
         var nodes: [RoomServer] = []
@@ -36,7 +37,7 @@ struct Cluster {
                 nodeTimeout: max(heartbeat * 4, .seconds(3)) * deadlineScale,
                 timeout: .seconds(2) * deadlineScale)
             nodes.append(try await RoomServer.start(.init(media: media(index), sharedObjects: sharedObjects,
-                                                          cluster: cluster)))
+                                                          cluster: cluster, operations: operations)))
         }
         return Cluster(redis: redis, nodes: nodes)
     }

@@ -96,3 +96,40 @@ struct ClusterSharedObjectQuotaTests {
         await cluster.stop()
     }
 }
+
+/// Issue 33 item 6: each object counts its clients per node, so that the sweep of a dead node takes its clients away
+/// and a non-persistent object whose other clients then close is forgotten (and no longer counted).
+@Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"))
+struct ClusterSharedObjectSweepTests {
+    @Test func aDeadNodesClientsAreSweptSoItsObjectsGoWithTheirLastLiveClient() async throws {
+        // Given alice on node 0 and bob on node 1 with the non-persistent board open, and a persistent note of bob's
+        let cluster = try await Cluster.start(nodes: 2)
+        let (alice, bob) = try await cluster.aliceAndBob()
+        #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
+        let node = try #require(cluster.nodes[0].cluster)
+        let before = try await node.objectUsage()
+        let aliceBoard = try await SharedObjectClient(client: alice.client.jsonRPCClient).connect("board")
+        let bobShared = SharedObjectClient(client: bob.client.jsonRPCClient)
+        _ = try await bobShared.connect("board")
+        _ = try await bobShared.connect("note", persistent: true)
+        try await aliceBoard.setProperty("color", "red")
+        #expect(try await ClusterSharedObjectQuotaTests.objectKeys(in: cluster) == ["ks:so:board", "ks:so:note"])
+
+        // When node 1 dies without a goodbye (bob's client stays open on it), and its participants are swept
+        try #require(cluster.nodes[1].cluster).halt()
+        var heard = try await alice.next()
+        while case .customNotification = heard { heard = try await alice.next() }  // (the board's update)
+        #expect(heard == .participantLeft(Peer(identifier: "bob")))
+
+        // And alice, the board's last live client, closes it
+        try await aliceBoard.close()
+
+        // Then the board is gone from Redis and no longer counted; the persistent note stays
+        try await waitUntil("the board to leave Redis", asyncCondition: {
+            (try? await ClusterSharedObjectQuotaTests.objectKeys(in: cluster)) == ["ks:so:note"]
+        })
+        let usage = try await node.objectUsage()
+        #expect(usage.objects == before.objects + 1 && usage.bytes == before.bytes + 2)
+        await cluster.stop()
+    }
+}
