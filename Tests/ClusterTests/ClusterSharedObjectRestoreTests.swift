@@ -38,10 +38,15 @@ struct ClusterSharedObjectRestoreTests {
                 #expect(update.version == version)
             }
         }
+        // (and alice a persistent one: Redis is where it lives, and after the restart her node's copy is all there is)
+        let kept = Watched(alice, "kept")
+        _ = try await kept.object.connect(persistent: true)
+        #expect(try await kept.object.setProperty("title", "plan") == 1)
         let node = try #require(cluster.nodes[0].cluster)
         let usage = try await node.objectUsage()
         let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
-        let before = await Self.hash("ks:so:board", on: redis)
+        let before = await Self.hash("ks:so:board", on: redis), keptBefore = await Self.hash("ks:so:kept", on: redis)
+        #expect(keptBefore["persistent"] == "1")
         #expect(before["v"] == "3" && before["c:node0"] == "1" && before["c:node1"] == "1")
 
         // When Redis restarts with an empty dataset
@@ -50,10 +55,12 @@ struct ClusterSharedObjectRestoreTests {
 
         // Then within 10 s Redis holds the object again as it was: version, properties, size, clients per node
         try await waitUntil("the object to be registered again by both nodes", timeout: .seconds(10), asyncCondition: {
-            await Self.hash("ks:so:board", on: redis) == before
+            let (boardNow, keptNow) = (await Self.hash("ks:so:board", on: redis), await Self.hash("ks:so:kept", on: redis))
+            return boardNow == before && keptNow == keptBefore
         })
         #expect(try await node.objectUsage() == usage)
-        #expect(try await redis.command("SMEMBERS", "ks:so-clients:node0") == .array([.bulk("board")]))
+        let nodeZeroObjects = (try await redis.command("SMEMBERS", "ks:so-clients:node0").array ?? []).compactMap(\.string)
+        #expect(nodeZeroObjects.sorted() == ["board", "kept"])
         #expect(try await redis.command("SMEMBERS", "ks:so-clients:node1") == .array([.bulk("board")]))
 
         // And registering again changes nothing (each node's count is set, not added)
@@ -75,13 +82,13 @@ struct ClusterSharedObjectRestoreTests {
         #expect(try await aliceBoard.next() == fourth)
         #expect(aliceBoard.object.data == ["color": "blue", "size": 3, "text": "hi", "shape": ["a": [1, 2.5]]])
 
-        // When both clients close it, it is forgotten, and no longer counted
+        // When both clients close it, it is forgotten, and no longer counted (the persistent one stays)
         try await aliceBoard.object.close()
         try await bobBoard.object.close()
         try await waitUntil("the object to be forgotten", asyncCondition: {
             (try? await redis.command("EXISTS", "ks:so:board")) == .integer(0)
         })
-        #expect(try await node.objectUsage() == (objects: 0, bytes: 0))
+        #expect(try await node.objectUsage() == (objects: 1, bytes: Int(keptBefore["size"] ?? "") ?? -1))
         await redis.close()
         await cluster.stop()
     }
