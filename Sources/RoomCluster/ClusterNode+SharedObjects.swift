@@ -14,6 +14,13 @@ extension ClusterNode {
         public var persistent: Bool
         /// Each property's JSON text.
         public var properties: [String: String]
+
+        /// Creates a record.
+        public init(version: Int, persistent: Bool, properties: [String: String]) {
+            self.version = version
+            self.persistent = persistent
+            self.properties = properties
+        }
     }
 
     /// What opening an object found.
@@ -41,6 +48,10 @@ extension ClusterNode {
         case tooLarge(bytes: Int)
         /// Refused: the cluster's objects would hold `bytes`, past their `maxBytes`.
         case tooManyBytes(bytes: Int)
+        /// Redis has no such object (it lost it: a restart with an empty dataset, or this node was presumed dead
+        /// and its last clients taken away): nothing was created; register it again
+        /// (``registerObject(_:record:clients:)``) and retry.
+        case missing
     }
 
     /// The objects of the cluster and the bytes of their data, as the quotas count them.
@@ -81,6 +92,11 @@ extension ClusterNode {
             default: return .tooManyBytes(bytes: Int(flat[2]) ?? 0)
             }
         }
+        return .opened(Self.record(flat, persistent: persistent))
+    }
+
+    /// The record of an object's hash (`HGETALL`'s field / value list); `persistent` when the hash does not say.
+    static func record(_ flat: [String], persistent: Bool) -> ObjectRecord {
         var record = ObjectRecord(version: 0, persistent: persistent, properties: [:])
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             let (field, value) = (flat[index], flat[index + 1])
@@ -90,7 +106,30 @@ extension ClusterNode {
             default: if field.hasPrefix("p:") { record.properties[String(field.dropFirst(2))] = value }
             }
         }
-        return .opened(record)
+        return record
+    }
+
+    /// Registers this node's copy of `name` again after Redis lost it (a restart with an empty dataset, or this
+    /// node presumed dead and swept), in one script step: when Redis has no such object it is created from
+    /// `record` (its version, so that the next change follows the last one the clients saw; its persistence and
+    /// properties) and counted in the usage, never refused by the quotas (it was within them); when Redis holds an
+    /// older version, `record`'s data replace it and the other nodes are sent what differs as that version's
+    /// update; a newer one is kept. Either way this node's clients of it are set to `clients` (not added: running
+    /// it twice counts them once) and the object is named in `so-clients:<node>`; a non-persistent object left
+    /// without clients is forgotten. Returns what Redis holds afterwards (version 0 and no properties when it was
+    /// forgotten): newer than `record` when another node's copy was. (A script runs atomically: no other node's
+    /// registration or change runs between its read and its writes,
+    /// https://redis.io/docs/latest/develop/interact/programmability/eval-intro/.)
+    public func registerObject(_ name: String, record: ObjectRecord, clients: Int) async throws(RedisError)
+        -> ObjectRecord
+    {
+        let node = configuration.nodeID
+        var arguments = ["EVAL", ObjectScripts.register, "3", objectKey(name), objectUsageKey, objectClientsKey(node),
+                         String(record.version), record.persistent ? "1" : "0", String(clients), node, name,
+                         keys.channel(name)]
+        for key in record.properties.keys.sorted() { arguments += [key, record.properties[key]!] }
+        let flat = (try await redis.command(arguments).array ?? []).compactMap(\.string)
+        return Self.record(flat, persistent: record.persistent)
     }
 
     /// Applies `changes` (each key's new JSON text, `nil` to remove it) to `name` in one step, refused when the
@@ -106,6 +145,7 @@ extension ClusterNode {
         let parts = try await redis.command(arguments).array ?? []
         let version = parts.first?.int ?? 0
         let detail = parts.count > 1 ? parts[1].string ?? "" : ""
+        if version == -3 { return .missing }
         if version == -1 { return .tooLarge(bytes: Int(detail) ?? 0) }
         if version == -2 { return .tooManyBytes(bytes: Int(detail) ?? 0) }
         return detail.isEmpty ? .unchanged(version: version) : .changed(version: version, payload: detail)
@@ -155,9 +195,11 @@ enum ObjectScripts {
 
     /// KEYS: the object, the usage. ARGV: max bytes, origin node, name, channel, max total bytes ("" for none),
     /// sender JSON ("" for none), then key / JSON text pairs ("" removes). Returns {version, payload}: payload ""
-    /// when nothing changed; {-1, size} when the object would be too large; {-2, total} past the total.
+    /// when nothing changed; {-1, size} when the object would be too large; {-2, total} past the total; {-3, ""}
+    /// when the object does not exist (Redis lost it: it is registered again, never made anew at version 1).
     static let set = """
         local h = KEYS[1]
+        if redis.call('EXISTS', h) == 0 then return {-3, ''} end
         local before = tonumber(redis.call('HGET', h, 'size') or '2')
         local size = before
         local updates = {}
@@ -237,5 +279,57 @@ enum ObjectScripts {
         local n = redis.call('HINCRBY', KEYS[1], 'clients', -mine)
         if n <= 0 and redis.call('HGET', KEYS[1], 'persistent') ~= '1' then forget() end
         return mine
+        """
+
+    /// KEYS: the object, the usage, this node's objects. ARGV: version, persistent ("1"/"0"), this node's clients,
+    /// node, name, channel, then key / JSON text pairs (this node's copy). See
+    /// ``ClusterNode/registerObject(_:record:clients:)``. Returns the object's hash afterwards (empty when forgotten).
+    static let register = forget + "\n" + """
+        local h = KEYS[1]
+        local version = tonumber(ARGV[1])
+        local size = 2
+        for i = 7, #ARGV, 2 do size = size + #ARGV[i] + 4 + #ARGV[i + 1] end
+        if redis.call('EXISTS', h) == 0 then
+          redis.call('HSET', h, 'v', version, 'persistent', ARGV[2], 'clients', 0, 'size', size)
+          for i = 7, #ARGV, 2 do redis.call('HSET', h, 'p:' .. ARGV[i], ARGV[i + 1]) end
+          redis.call('HINCRBY', KEYS[2], 'objects', 1)
+          redis.call('HINCRBY', KEYS[2], 'bytes', size)
+        elseif tonumber(redis.call('HGET', h, 'v') or '0') < version then
+          local parts, mine = {}, {}
+          for i = 7, #ARGV, 2 do
+            local k, v = ARGV[i], ARGV[i + 1]
+            mine[k] = true
+            if redis.call('HGET', h, 'p:' .. k) ~= v then
+              redis.call('HSET', h, 'p:' .. k, v)
+              table.insert(parts, cjson.encode(k) .. ':' .. v)
+            end
+          end
+          local fields = redis.call('HKEYS', h)
+          for _, f in ipairs(fields) do
+            if string.sub(f, 1, 2) == 'p:' and not mine[string.sub(f, 3)] then
+              redis.call('HDEL', h, f)
+              table.insert(parts, cjson.encode(string.sub(f, 3)) .. ':null')
+            end
+          end
+          local before = tonumber(redis.call('HGET', h, 'size') or '2')
+          redis.call('HSET', h, 'v', version, 'persistent', ARGV[2], 'size', size)
+          redis.call('HINCRBY', KEYS[2], 'bytes', size - before)
+          local payload = '{"version":' .. version .. ',"changed":{' .. table.concat(parts, ',') .. '}}'
+          redis.call('PUBLISH', ARGV[6], cjson.encode({origin = ARGV[4], room = ARGV[5], sequence = 0,
+            kind = 'sharedObject.update', user = '', payload = payload}))
+        end
+        local field = 'c:' .. ARGV[4]
+        local count = tonumber(ARGV[3])
+        local old = tonumber(redis.call('HGET', h, field) or '0')
+        if count > 0 then
+          redis.call('HSET', h, field, count)
+          redis.call('SADD', KEYS[3], ARGV[5])
+        else
+          redis.call('HDEL', h, field)
+          redis.call('SREM', KEYS[3], ARGV[5])
+        end
+        local n = redis.call('HINCRBY', h, 'clients', count - old)
+        if n <= 0 and redis.call('HGET', h, 'persistent') ~= '1' then forget() end
+        return redis.call('HGETALL', h)
         """
 }

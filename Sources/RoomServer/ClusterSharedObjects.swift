@@ -15,9 +15,7 @@ struct ClusterSharedObjects: SharedObjectCluster {
         switch try await node.openObject(name, persistent: persistent, createsPersistent: createsPersistent,
                                          maxObjects: quotas.maxObjects, maxBytes: quotas.maxBytes) {
         case .opened(let record):
-            var data: [String: JSONValue] = [:]
-            for (key, text) in record.properties { data[key] = try? JSONValue(parsing: text) }
-            return SharedObjectState(name: name, version: record.version, persistent: record.persistent, data: data)
+            return Self.state(of: name, record)
         case .persistentNotAllowed:
             throw SharedObjectRefusal.persistentNotAllowed
         case .tooManyObjects(let limit):
@@ -25,6 +23,19 @@ struct ClusterSharedObjects: SharedObjectCluster {
         case .tooManyBytes(let bytes):
             throw SharedObjectRefusal.tooManyBytes(bytes: bytes, limit: quotas.maxBytes ?? 0)
         }
+    }
+
+    func register(_ object: SharedObjectState, clients: Int) async throws -> SharedObjectState {
+        let record = ClusterNode.ObjectRecord(version: object.version, persistent: object.persistent,
+                                              properties: object.data.mapValues(\.canonicalText))
+        return Self.state(of: object.name, try await node.registerObject(object.name, record: record, clients: clients))
+    }
+
+    /// The state of the object Redis holds as `record`.
+    static func state(of name: String, _ record: ClusterNode.ObjectRecord) -> SharedObjectState {
+        var data: [String: JSONValue] = [:]
+        for (key, text) in record.properties { data[key] = try? JSONValue(parsing: text) }
+        return SharedObjectState(name: name, version: record.version, persistent: record.persistent, data: data)
     }
 
     func set(_ name: String, properties: [String: JSONValue], maxBytes: Int, quotas: SharedObjectQuotas,
@@ -36,6 +47,8 @@ struct ClusterSharedObjects: SharedObjectCluster {
                                         sender: sender?.json.canonicalText) {
         case .unchanged:
             return nil
+        case .missing:
+            throw SharedObjectClusterMissing()
         case .tooLarge(let bytes):
             throw SharedObjectClusterTooLarge(bytes: bytes)
         case .tooManyBytes(let bytes):

@@ -54,6 +54,7 @@ extension RoomServer {
                     self.logger.info("cluster restored: announcing local members, re-reading remote members")
                     self.registry.announceLocalMembers()
                     await self.resynchronize(with: cluster)
+                    await self.sharedObjects?.registerObjectsWithCluster()
                 }
             }
         }

@@ -27,6 +27,27 @@ public protocol SharedObjectCluster: Sendable {
     /// One more (`delta` 1) or one fewer (-1) client of `name` on this server; a non-persistent object without
     /// clients anywhere is forgotten (and no longer counted). Returns at once, in call order.
     func count(_ name: String, delta: Int)
+    /// Registers this server's copy of `object` again, with its `clients` here, after the cluster lost it (its
+    /// store restarted empty, or this server was presumed dead): created from the copy when the cluster has none
+    /// (its version, so that the next change follows it; never refused by the quotas: it was within them), the
+    /// copy's data kept when the cluster's are older, the cluster's kept when newer; this server's clients set to
+    /// `clients`, not added, so that registering twice counts them once. Returns the cluster's state afterwards
+    /// (version 0 when a non-persistent object was forgotten for want of clients). ``set(_:properties:maxBytes:quotas:sender:)``
+    /// of an object the cluster lost throws ``SharedObjectClusterMissing``. The default does nothing and returns
+    /// `object`: for a cluster that never loses its objects.
+    func register(_ object: SharedObjectState, clients: Int) async throws -> SharedObjectState
+}
+
+extension SharedObjectCluster {
+    /// Returns `object`: the cluster never loses its objects (see ``SharedObjectCluster/register(_:clients:)``).
+    public func register(_ object: SharedObjectState, clients: Int) async throws -> SharedObjectState { object }
+}
+
+/// The cluster has lost the object a change was for (see ``SharedObjectCluster/register(_:clients:)``): nothing was
+/// changed.
+public struct SharedObjectClusterMissing: Error, Sendable {
+    /// Creates the error.
+    public init() {}
 }
 
 /// The cluster refused a change that would make the object larger than its limit.

@@ -24,8 +24,16 @@ extension SharedObjectService {
         }
         let update: SharedObjectUpdate?
         do {
-            update = try await cluster.set(name, properties: params.properties, maxBytes: limits.maxBytesPerObject,
-                                           quotas: configuration.quotas, sender: sender)
+            do {
+                update = try await cluster.set(name, properties: params.properties, maxBytes: limits.maxBytesPerObject,
+                                               quotas: configuration.quotas, sender: sender)
+            } catch is SharedObjectClusterMissing {
+                // The cluster lost it (before this server heard it was restored): registered again from this
+                // server's copy, the change follows the version the clients saw.
+                guard await registerWithCluster(name, cluster) else { throw SharedObjectClusterMissing() }
+                update = try await cluster.set(name, properties: params.properties, maxBytes: limits.maxBytesPerObject,
+                                               quotas: configuration.quotas, sender: sender)
+            }
         } catch let refusal as SharedObjectClusterTooLarge {
             throw RPCErrorObject.sharedObject(.objectTooLarge,
                 "shared object '\(name)' would be \(refusal.bytes) bytes (limit \(limits.maxBytesPerObject)); nothing was changed")
@@ -70,13 +78,16 @@ extension SharedObjectService {
         }
         for outbox in outboxes { outbox.flush() }
         woken.forEach { $0.resume() }
-        if gap {
-            let name = update.name, missing = update.version
-            Task {
-                try? await Task.sleep(for: Self.gapPatience)
-                let stillMissing = self.state.withLock { s in (s.objects[name]?.version ?? .max) < missing }
-                if stillMissing { await self.resyncFromCluster(name) }
-            }
+        if gap { resyncLater(update.name, unless: update.version) }
+    }
+
+    /// Reads `name` from the cluster again in ``gapPatience`` unless this server's copy reached `version` by then
+    /// (the updates up to it were on their way).
+    func resyncLater(_ name: String, unless version: Int) {
+        Task {
+            try? await Task.sleep(for: Self.gapPatience)
+            let stillMissing = self.state.withLock { s in (s.objects[name]?.version ?? .max) < version }
+            if stillMissing { await self.resyncFromCluster(name) }
         }
     }
 
@@ -143,5 +154,56 @@ extension SharedObjectService {
         }
         for outbox in outboxes { outbox.flush() }
         woken.forEach { $0.resume() }
+    }
+}
+
+extension SharedObjectService {
+    /// With a cluster: registers every object this server holds again, with its clients here, after the cluster
+    /// lost them (``SharedObjectCluster/register(_:clients:)``; a room server calls it when its cluster reports
+    /// Redis restored, or this node back from presumed death). An object whose registration fails is tried again
+    /// (backoff from 100 ms to 2 s) until it succeeds or this server no longer holds it. A copy older than the
+    /// cluster's is brought up to it as a missing update is: its updates have ``gapPatience`` to arrive, then the
+    /// object is read again and its clients told what differs.
+    public func registerObjectsWithCluster() async {
+        guard let cluster = configuration.cluster else { return }
+        var names = state.withLock { Array($0.objects.keys) }.sorted(), pause = Duration.milliseconds(100)
+        while !names.isEmpty {
+            var failed: [String] = []
+            for name in names where await !registerWithCluster(name, cluster) { failed.append(name) }
+            guard !failed.isEmpty else { return }
+            logger.warning("cluster: could not register some shared objects again; trying again",
+                           metadata: ["objects": "\(failed.count)", "in": "\(pause)"])
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(2))
+            names = failed
+        }
+    }
+
+    /// Registers `name` again with its clients here; false when the cluster failed and this server still holds it.
+    /// The count sent is read under the lock, and a connect or close meanwhile sends its own ±1 (in order, on the
+    /// same connection) before or after the registration: so it is sent again until the count did not change
+    /// meanwhile (0 once the object left this server), which leaves the cluster with this server's count.
+    func registerWithCluster(_ name: String, _ cluster: any SharedObjectCluster) async -> Bool {
+        var last: SharedObjectState?, sent: Int?
+        for _ in 0..<10 {
+            let current = state.withLock { s in
+                s.objects[name].map { (SharedObjectState(name: name, version: $0.version, persistent: $0.persistent,
+                                                         data: $0.data), $0.members.count) }
+            }
+            if let current { last = current.0 }
+            let clients = current?.1 ?? 0
+            guard let copy = last, clients != sent else { return true }
+            do {
+                // A newer version in the cluster: its updates are on their way (with their senders), else read.
+                let fresh = try await cluster.register(copy, clients: clients)
+                if fresh.version > copy.version { resyncLater(name, unless: fresh.version) }
+            } catch {
+                logger.warning("cluster: could not register a shared object again",
+                               metadata: ["object": "\(name)", "error": "\(error)"])
+                return current == nil
+            }
+            sent = clients
+        }
+        return true
     }
 }
