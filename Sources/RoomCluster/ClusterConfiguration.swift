@@ -9,12 +9,17 @@ public struct ClusterConfiguration: Sendable {
     /// How long a node's heartbeat key lives: a node silent that long is dead, and a survivor removes its
     /// participants (so a killed node's participants leave within `nodeTimeout + heartbeatInterval`).
     public var nodeTimeout: Duration
-    /// The bound on each Redis round trip.
+    /// The bound on each Redis command, counted from when it is queued (the time it waits behind others included):
+    /// a join fails with "cluster unavailable" within it at worst, and at once while Redis is known lost.
     public var timeout: Duration
     /// The prefix of every key and channel (several clusters can share one Redis).
     public var keyPrefix: String
     /// The largest event payload sent or accepted, in bytes (the Room server's message limit by default).
     public var maxPayloadBytes: Int
+    /// The most commands that wait on each of the node's Redis connections (claims and membership, events,
+    /// heartbeats): a claim beyond it fails at once, and events beyond it are lost and reported as an outage
+    /// (``ClusterNode/Incoming/unavailable(_:)``, then ``ClusterNode/Incoming/restored``). Default 1,024.
+    public var queueCapacity: Int = 1024
 
     /// A configuration with defaults: a heartbeat every second, dead after 5 s, 2 s per round trip.
     public init(redis: RedisURL, nodeID: String, heartbeatInterval: Duration = .seconds(1),

@@ -1,4 +1,5 @@
 public import CoreMetrics
+import Dispatch
 import SignalingSupport
 
 /// One room-server process's place in a cluster: name claims, the room's members across nodes, room events to
@@ -13,15 +14,22 @@ import SignalingSupport
 /// - When Redis goes away, claims and reads fail with ``RedisError/unavailable(_:)``, events are lost, and
 ///   ``Incoming/unavailable(_:)`` says so; when it comes back the node registers again every participant it still
 ///   holds, then ``Incoming/restored`` tells the server to resynchronize its view of remote members.
+/// - It fails fast rather than wait: claims and membership, events, and heartbeats each have a connection of their
+///   own (chat never delays a join), each with a bounded queue and a deadline per command from when it is queued;
+///   once any of them or the subscription finds Redis gone, every command fails at once until Redis answers again
+///   (``RedisConnection``). Events that cannot be queued or sent are lost, and reported the same way:
+///   ``Incoming/unavailable(_:)``, then ``Incoming/restored`` once Redis takes them again.
 public final class ClusterNode: Sendable {
     /// What the node hears.
     public enum Incoming: Sendable, Hashable {
         /// An event of another node (or a dead node's departure), in that node's order.
         case event(ClusterEvent)
-        /// Redis is gone: events are lost until ``restored``.
+        /// Redis is gone, or events of this node could not be sent (its queue was full, or Redis did not take them):
+        /// events are lost, both ways, until ``restored``.
         case unavailable(String)
         /// Redis is back, or this node was presumed dead and is back, and its participants are registered again:
-        /// announce them again (events sent meanwhile were lost) and re-read the remote members.
+        /// announce them again (events sent meanwhile were lost) and re-read the remote members. After an
+        /// ``unavailable(_:)`` it comes once registering again succeeded (retried until it does), never before.
         case restored
     }
 
@@ -31,8 +39,10 @@ public final class ClusterNode: Sendable {
     public let events: AsyncStream<Incoming>
     let continuation: AsyncStream<Incoming>.Continuation
     let keys: ClusterKeys
-    /// Commands and events, in call order.
+    /// Claims, membership, media records and shared objects, in call order.
     let redis: RedisConnection
+    /// Events (``post(_:room:user:payload:)``), in call order, apart so that chat never delays a join.
+    let fanout: RedisConnection
     /// Heartbeats and sweeps, apart so that a long queue of events never delays a heartbeat.
     let liveness: RedisConnection
 
@@ -49,6 +59,12 @@ public final class ClusterNode: Sendable {
         /// ``halt()`` ran: the node is gone, with no goodbye to say.
         var halted = false
         var subscribedWaiter: CheckedContinuation<Bool, Never>?
+        /// Why the node reports Redis unavailable, from ``Incoming/unavailable(_:)`` until ``Incoming/restored``.
+        var outage: String?
+        /// Whether the subscription is up (confirmed, and not lost since).
+        var subscribed = false
+        /// Registers again until it succeeds, during an outage.
+        var recovery: Task<Void, Never>?
     }
     let state = LockedValue(State())
     /// Round trips and events (docs/operations.md#metrics), when metrics are on.
@@ -61,10 +77,18 @@ public final class ClusterNode: Sendable {
         keys = ClusterKeys(prefix: configuration.keyPrefix)
         let metrics = ClusterMetrics(factory: metricsFactory)
         self.metrics = metrics
-        redis = RedisConnection(url: configuration.redis, timeout: configuration.timeout, roundTrip: metrics?.roundTrip)
-        liveness = RedisConnection(url: configuration.redis, timeout: configuration.timeout,
-                                   roundTrip: metrics?.roundTrip)
+        func connection() -> RedisConnection {
+            RedisConnection(url: configuration.redis, timeout: configuration.timeout,
+                            capacity: configuration.queueCapacity, roundTrip: metrics?.roundTrip)
+        }
+        redis = connection()
+        fanout = connection()
+        liveness = connection()
         (events, continuation) = AsyncStream<Incoming>.makeStream()
+        // One connection that finds Redis gone makes the node's commands fail fast on all of them.
+        for connection in [redis, fanout, liveness] {
+            connection.onLoss { [weak self] reason in self?.beginOutage(reason) }
+        }
     }
 
     /// Registers the node, subscribes to every room's channel and starts the heartbeat and the sweep; fails with
@@ -110,8 +134,8 @@ public final class ClusterNode: Sendable {
     /// (for failure drills and tests; ``stop()`` is the goodbye).
     public func halt() {
         let (subscriber, loops) = state.withLock { s in
-            defer { s.subscriber = nil; s.loops = []; s.halted = true }
-            return (s.subscriber, s.loops)
+            defer { s.subscriber = nil; s.loops = []; s.recovery = nil; s.halted = true }
+            return (s.subscriber, s.loops + [s.recovery].compactMap { $0 })
         }
         subscriber?.stop()
         loops.forEach { $0.cancel() }
@@ -194,7 +218,13 @@ public final class ClusterNode: Sendable {
             s.sequence += 1
             let event = ClusterEvent(origin: configuration.nodeID, room: room, sequence: s.sequence, kind: kind,
                                      user: user, payload: payload)
-            redis.send(["PUBLISH", keys.channel(room), event.wireText])
+            // An event that is refused (the queue is full, Redis is known lost) or fails is lost: reported as an
+            // outage, so that the server resynchronizes once Redis takes events again.
+            // (A refusal completes at once, under this lock: the outage begins elsewhere.)
+            fanout.send(["PUBLISH", keys.channel(room), event.wireText]) { [weak self] result in
+                guard case .failure(let error) = result, let node = self else { return }
+                DispatchQueue.global().async { node.beginOutage("events lost: \(error)") }
+            }
         }
         metrics?.sent(kind)
         return true
@@ -202,25 +232,20 @@ public final class ClusterNode: Sendable {
 
     /// Events and the connection's state, from the subscriber to ``events``.
     private func listen(to subscriber: RedisSubscriber) async {
-        var lost = false
         for await event in subscriber.events {
             switch event {
             case .subscribed:
+                // Redis is back (maybe empty, after a restart): the outage's recovery registers what this node
+                // holds again and then says so.
                 state.withLock { s in
+                    s.subscribed = true
                     s.subscribedOnce = true
                     s.subscribedWaiter?.resume(returning: true)
                     s.subscribedWaiter = nil
                 }
-                guard lost else { continue }
-                lost = false
-                // Redis is back (maybe empty, after a restart): register what this node holds again.
-                try? await register()
-                continuation.yield(.restored)
             case .lost(let reason):
-                guard !lost else { continue }
-                lost = true
-                metrics?.outages.increment()
-                continuation.yield(.unavailable(reason))
+                state.withLock { $0.subscribed = false }
+                beginOutage(reason)
             case .message(let channel, let payload):
                 guard let room = keys.room(ofChannel: channel), payload.utf8.count <= configuration.maxPayloadBytes + 4096,
                       let message = ClusterEvent(wireText: payload), message.room == room

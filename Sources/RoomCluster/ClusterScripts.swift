@@ -1,13 +1,17 @@
 /// The Lua scripts that make a name claim and its release atomic in Redis (no two nodes can both win a name,
 /// and a node only ever removes what it holds).
 enum ClusterScripts {
-    /// KEYS: room members hash, node members set. ARGV: user, node id, member entry. 1 when claimed, else 0.
+    /// KEYS: room members hash, node members set. ARGV: user, node id, member entry. 1 when the name is now this
+    /// node's, else 0. Idempotent for this node: a name the hash already gives this node (a claim of ours that ran
+    /// though its reply was lost, or a leftover) is claimed again, and listed in the node's set. Atomic: "Redis
+    /// guarantees that a script is executed in an atomic way: no other script or Redis command will be executed
+    /// while a script is being executed" (https://redis.io/commands/eval, "Atomicity of scripts").
     static let claim = """
-        if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
-          redis.call('SADD', KEYS[2], ARGV[3])
-          return 1
-        end
-        return 0
+        local holder = redis.call('HGET', KEYS[1], ARGV[1])
+        if holder and holder ~= ARGV[2] then return 0 end
+        if not holder then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+        redis.call('SADD', KEYS[2], ARGV[3])
+        return 1
         """
 
     /// KEYS: room members hash, room publishers set, node members set. ARGV: user, node id, member entry.

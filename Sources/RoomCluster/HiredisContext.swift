@@ -85,6 +85,38 @@ final class HiredisContext {
         guard redisBufferRead(context) == REDIS_OK else { throw .unavailable(Self.errorText(context)) }
     }
 
+    /// Whether Redis closed (or reset) the socket while it was idle, seen by a zero-timeout `poll` before a command
+    /// is written: readable at the end of the stream, or an error or hang-up. An idle request-reply connection has
+    /// nothing to read, so anything readable means it cannot be used.
+    var closedWhileIdle: Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        return descriptor.revents != 0
+    }
+
+    /// Bounds every later read and write by `timeout`.
+    func setTimeout(_ timeout: Duration) {
+        redisSetTimeout(context, Self.timeval(timeout))
+    }
+
+    /// Makes the coming close a TCP reset (`SO_LINGER` {1, 0}): whatever the kernel still holds for Redis is
+    /// discarded rather than delivered later. Call it before dropping a context whose last command failed.
+    func abort() {
+        Self.setResetOnClose(fd)
+    }
+
+    /// From another thread than the one using the context: wakes a read blocked on `socket` (it reads the end of the
+    /// stream) and makes its later close a reset. The descriptor must still be open (its context not freed).
+    static func abort(socket: Int32) {
+        setResetOnClose(socket)
+        shutdown(socket, Int32(SHUT_RD))
+    }
+
+    private static func setResetOnClose(_ socket: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
         let text = withUnsafeBytes(of: context.pointee.errstr) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

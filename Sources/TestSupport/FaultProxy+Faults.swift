@@ -14,6 +14,8 @@ extension FaultProxy {
         var paused: Set<Direction> = []
         var dropping: Set<Direction> = []
         var delay: [Direction: Duration] = [:]
+        /// Directions whose next chunk is cut in half, then the link reset (once).
+        var cutting: Set<Direction> = []
 
         /// What a pump of one direction does with a chunk.
         struct Effective {
@@ -21,13 +23,15 @@ extension FaultProxy {
             var dropping = false
             var delay: Duration = .zero
             var ended = false
+            var cutting = false
         }
 
         /// These faults and `other`'s together, for `direction`: paused or dropping if either is, the longer delay.
         func combined(with other: Faults, _ direction: Direction, ended: Bool) -> Effective {
             Effective(paused: paused.contains(direction) || other.paused.contains(direction),
                       dropping: dropping.contains(direction) || other.dropping.contains(direction),
-                      delay: max(delay[direction] ?? .zero, other.delay[direction] ?? .zero), ended: ended)
+                      delay: max(delay[direction] ?? .zero, other.delay[direction] ?? .zero), ended: ended,
+                      cutting: cutting.contains(direction) || other.cutting.contains(direction))
         }
     }
 
@@ -68,5 +72,11 @@ extension FaultProxy {
     /// Holds each chunk of `direction` for `delay` before forwarding it (zero: no delay).
     public func setDelay(_ delay: Duration, for direction: Direction) {
         state.withLock { $0.faults.delay[direction] = delay }
+    }
+
+    /// Forwards the first half (at least a byte) of the next chunk of `direction`, then resets that link (both peers
+    /// get a TCP reset), once: a reply cut in half, as when a server dies mid-write. The request it answers ran.
+    public func cutNextChunkInHalfAndReset(_ direction: Direction) {
+        state.withLock { _ = $0.faults.cutting.insert(direction) }
     }
 }

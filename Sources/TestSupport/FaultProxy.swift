@@ -15,6 +15,7 @@ import Glibc
 /// - ``dropping`` / ``blackHole(_:)`` read and discard what arrives: a black hole. The sender's kernel buffers drain
 ///   into the void, so the sender believes it delivered; ``endBlackHole(_:)`` forwards again.
 /// - ``delay`` / ``setDelay(_:for:)`` hold each chunk that long before forwarding it.
+/// - ``cutNextChunkInHalfAndReset(_:)`` forwards half of the next chunk, then resets the link (a reply cut short).
 ///
 /// And links end:
 /// - ``cutAll(refusingFor:)`` ends every link with a FIN on both sides (the peers read the end of the stream, no
@@ -177,9 +178,11 @@ public final class FaultProxy: Sendable {
                 continue
             }
             if faults.delay > .zero { Thread.sleep(forTimeInterval: faults.delay.inSeconds) }
+            let cut = faults.cutting && takeCut(key, direction)
+            let limit = cut ? max(1, count / 2) : count
             var offset = 0
-            while offset < count {
-                let sent = buffer[offset..<count].withUnsafeBytes {
+            while offset < limit {
+                let sent = buffer[offset..<limit].withUnsafeBytes {
                     send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
                 if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
@@ -188,6 +191,10 @@ public final class FaultProxy: Sendable {
                 }
                 if sent <= 0 { break forwarding }
                 offset += sent
+            }
+            if cut {
+                end([key], resetting: true)
+                break
             }
         }
         // One side ended: end the other (a half-close would leave WebSocket peers waiting), the way the link ends.
@@ -205,6 +212,15 @@ public final class FaultProxy: Sendable {
         if let finished {
             close(finished.client)
             close(finished.server)
+        }
+    }
+
+    /// Clears a one-shot cut of `direction` (the proxy's and the link's); true when one was armed.
+    private func takeCut(_ key: UInt64, _ direction: Direction) -> Bool {
+        state.withLock { s in
+            let armed = s.faults.cutting.remove(direction) != nil
+            let own = s.links[key]?.faults.cutting.remove(direction) != nil
+            return armed || own
         }
     }
 

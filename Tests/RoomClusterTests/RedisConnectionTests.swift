@@ -88,8 +88,38 @@ struct RedisConnectionTests {
         await server.stop()
         await #expect(throws: RedisError.self) { _ = try await redis.command("GET", "k") }
         try await server.restart()
-        // (no persistence: the restarted Redis is empty)
-        #expect(try await redis.command("GET", "k") == .null)
+        // Once lost, commands fail at once but for one attempt to reach Redis per reconnect interval (issue 33): a
+        // command after it finds the restarted Redis (no persistence: empty)
+        try await waitUntil("a command to reach the restarted Redis") {
+            (try? await redis.command("GET", "k")) == .null
+        }
+        await server.stop()
+    }
+
+    /// Issue 33, item 5: Redis ran a command and the connection reset while its reply was on the way: the command is
+    /// not sent again (HINCRBY ran once), and the caller hears "unavailable".
+    @Test func aCommandWhoseReplyWasCutShortRunsOnce() async throws {
+        let (server, _, direct) = try await redisFixture()
+        let proxy = try FaultProxy(targetPort: server.port)
+        let redis = RedisConnection(url: try RedisURL(parsing: "redis://127.0.0.1:\(proxy.port)"))
+        #expect(try await redis.command("PING") == .status("PONG"))
+
+        proxy.cutNextChunkInHalfAndReset(.serverToClient)
+        let cut = await #expect(throws: RedisError.self) { _ = try await redis.command("HINCRBY", "h", "n", "1") }
+        #expect(isUnavailable(cut), "got \(String(describing: cut))")
+        #expect(try await direct.command("HGET", "h", "n") == .bulk("1"))
+        proxy.stop()
+        await server.stop()
+    }
+
+    /// Issue 33, item 5: a connection Redis closed while it was idle (a restart) is found closed before the next
+    /// command is written, and that command is sent once, on a new connection.
+    @Test func aConnectionClosedWhileIdleIsReplacedBeforeTheCommandIsSent() async throws {
+        let (server, _, redis) = try await redisFixture()
+        #expect(try await redis.command("INCR", "n") == .integer(1))
+        await server.stop()
+        try await server.restart()
+        #expect(try await redis.command("INCR", "n") == .integer(1))
         await server.stop()
     }
 }
