@@ -22,6 +22,10 @@ public struct ClusterEvent: Sendable, Hashable, Codable {
     /// The kind of the event a survivor sends for each participant of a dead node.
     public static let departed = "departed"
 
+    /// The kind of the event a node delivers to its own server (never sent to other nodes) for a participant it
+    /// holds whose name another node claimed while this one was cut off or taken for dead: the server removes it.
+    public static let taken = "taken"
+
     /// Creates an event.
     public init(origin: String, room: String, sequence: UInt64, kind: String, user: String, payload: String) {
         self.origin = origin

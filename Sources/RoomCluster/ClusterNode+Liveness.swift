@@ -1,26 +1,57 @@
 import SignalingSupport
 
 extension ClusterNode {
-    /// Renews the heartbeat key and adds the node (and, again, every participant it holds) to the cluster.
-    func register() async throws(RedisError) {
+    /// What registering again found.
+    struct Registration: Sendable {
+        /// Names this node holds that another node claimed meanwhile (it was taken for dead, or Redis lost them and
+        /// the other node claimed first): this node's participants of those names must go.
+        var taken: [(room: String, user: String)] = []
+        /// Names Redis gave this node that it no longer holds (a claim whose reply was lost, a release that failed
+        /// during an outage, a previous process with this node id): released now.
+        var released: [(room: String, user: String)] = []
+    }
+
+    /// Renews the heartbeat key and makes Redis's view of this node's participants what the node holds, in one
+    /// transaction (``ClusterScripts/reconcile``): every participant it holds is claimed again (a name another node
+    /// took meanwhile is reported in ``Registration/taken`` and given up here), every name Redis gives it that it
+    /// no longer holds is released (``Registration/released``), and its publishers are marked again.
+    @discardableResult
+    func register() async throws(RedisError) -> Registration {
         let id = configuration.nodeID
         let (owned, publishing) = state.withLock { ($0.owned, $0.publishing) }
+        var entries: [String] = []
+        for (room, users) in owned {
+            for user in users { entries.append(ClusterKeys.entry(room: room, user: user)) }
+        }
         var commands: [[String]] = [
             ["SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout))],
             ["SADD", keys.nodes, id],
+            ["EVAL", ClusterScripts.reconcile, "1", keys.nodeMembers(id), id, configuration.keyPrefix] + entries,
         ]
-        for (room, users) in owned {
-            for user in users {
-                // HSETNX: a name another node took meanwhile stays that node's.
-                commands.append(["HSETNX", keys.members(room), user, id])
-                commands.append(["SADD", keys.nodeMembers(id), ClusterKeys.entry(room: room, user: user)])
-            }
-        }
         for entry in publishing {
             guard let (room, user) = ClusterKeys.parse(entry: entry) else { continue }
             commands.append(["SADD", keys.publishers(room), user])
         }
-        _ = try await liveness.transaction(commands)
+        let replies = try await liveness.transaction(commands)
+        guard let parts = replies.array, parts.count >= 3, let lists = parts[2].array, lists.count == 2 else {
+            throw .server("unexpected reply to registering the node: \(replies)")
+        }
+        func pairs(_ reply: RedisReply) -> [(room: String, user: String)] {
+            (reply.array ?? []).compactMap(\.string).compactMap(ClusterKeys.parse(entry:))
+        }
+        let registration = Registration(taken: pairs(lists[0]), released: pairs(lists[1]))
+        if !registration.taken.isEmpty {
+            state.withLock { s in
+                for (room, user) in registration.taken {
+                    s.owned[room]?.remove(user)
+                    if s.owned[room]?.isEmpty == true { s.owned[room] = nil }
+                    let entry = ClusterKeys.entry(room: room, user: user)
+                    s.holds[entry] = nil
+                    s.publishing.remove(entry)
+                }
+            }
+        }
+        return registration
     }
 
     /// Waits for the subscriber's first confirmation, at most twice the round-trip timeout.
@@ -57,11 +88,14 @@ extension ClusterNode {
                 "SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout)), "GET")
             guard let renewed else { continue }  // Redis is away: the subscriber reports it
             if renewed == .null, state.withLock({ $0.subscribedOnce }) {
-                // Presumed dead: register every participant again and have the server announce them.
-                if (try? await register()) != nil { continuation.yield(.restored) }
+                // Presumed dead (or Redis lost the key): the survivors may have swept this node's participants. It
+                // is an outage: registered again by the recovery, which then reports `.restored`.
+                beginOutage("this node was taken for dead (its heartbeat key was gone)")
+                continue
             }
             _ = try? await liveness.command("SADD", keys.nodes, id)
-            try? await sweep()
+            let sweeps = state.withLock { s in s.outage == nil && (s.sweepsFrom.map { ContinuousClock.now >= $0 } ?? true) }
+            if sweeps { try? await sweep() }
         }
     }
 
@@ -70,8 +104,13 @@ extension ClusterNode {
     func sweep() async throws(RedisError) {
         let id = configuration.nodeID
         let nodes = (try await liveness.command("SMEMBERS", keys.nodes).array ?? []).compactMap(\.string)
+        var alive: Set<String> = []
+        defer { state.withLock { $0.knownAlive = alive } }
         for node in nodes where node != id {
-            guard try await liveness.command("EXISTS", keys.node(node)) == .integer(0) else { continue }
+            guard try await liveness.command("EXISTS", keys.node(node)) == .integer(0) else {
+                alive.insert(node)
+                continue
+            }
             let won = try await liveness.command(
                 "SET", keys.sweep(node), id, "NX", "PX", String(Self.milliseconds(configuration.nodeTimeout * 2)))
             guard won == .status("OK") else { continue }

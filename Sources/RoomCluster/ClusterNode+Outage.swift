@@ -37,9 +37,11 @@ extension ClusterNode {
         while !Task.isCancelled {
             try? await Task.sleep(for: delay)
             guard !Task.isCancelled, state.withLock({ $0.subscribed }) else { continue }
+            let registration: Registration
             do throws(RedisError) {
                 for connection in [liveness, redis, fanout] { try await connection.reconnect() }
-                try await register()
+                registration = try await register()
+                try await waitForKnownNodes()
             } catch {
                 delay = min(delay * 2, Self.recoveryBackoff.most)
                 continue
@@ -48,11 +50,42 @@ extension ClusterNode {
                 guard s.subscribed, !s.halted, !Task.isCancelled else { return false }
                 s.outage = nil
                 s.recovery = nil
+                s.sweepsFrom = ContinuousClock.now + configuration.nodeTimeout
                 return true
             }
             guard ended else { continue }
+            // The names of ours another node claimed meanwhile: the server removes its participants of them.
+            for (room, user) in registration.taken {
+                continuation.yield(.event(ClusterEvent(origin: configuration.nodeID, room: room, sequence: 0,
+                                                       kind: ClusterEvent.taken, user: user, payload: "")))
+            }
+            // The names Redis gave this node that it no longer holds: the other nodes may list them still.
+            for (room, user) in registration.released {
+                post(Self.participantLeftKind, room: room, user: user, payload: "")
+            }
             continuation.yield(.restored)
             return
+        }
+    }
+
+    /// The kind of the event that tells the other nodes a participant of this node is gone (the Room server's
+    /// `participantLeft`).
+    static let participantLeftKind = "participantLeft"
+
+    /// Waits until every node the last sweep found alive has its heartbeat key again (it registered again after
+    /// the outage), at most the node timeout: after Redis restarted empty, a node that reached it first would
+    /// otherwise read the others' members as gone, tell its members they left, and let a join take their names.
+    func waitForKnownNodes() async throws(RedisError) {
+        let expected = state.withLock { $0.knownAlive }
+        guard !expected.isEmpty else { return }
+        let deadline = ContinuousClock.now + configuration.nodeTimeout
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            var missing = 0
+            for node in expected where try await liveness.command("EXISTS", keys.node(node)) == .integer(0) {
+                missing += 1
+            }
+            if missing == 0 { return }
+            try? await Task.sleep(for: min(configuration.heartbeatInterval, .milliseconds(100)))
         }
     }
 }

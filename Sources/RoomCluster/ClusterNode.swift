@@ -65,6 +65,16 @@ public final class ClusterNode: Sendable {
         var subscribed = false
         /// Registers again until it succeeds, during an outage.
         var recovery: Task<Void, Never>?
+        /// How many joins of this node hold each member entry (`room\nuser`): a join's claim counts one, its release
+        /// one less, and Redis is told to release only when none is left (a name left and joined again on this node
+        /// before the release ran stays claimed).
+        var holds: [String: Int] = [:]
+        /// The other nodes the last sweep found alive: after an outage, the node waits for them to register again
+        /// (at most the node timeout) before it reports ``Incoming/restored`` or lets a claim through.
+        var knownAlive: Set<String> = []
+        /// No sweep before this instant: a node that could not reach Redis cannot judge the others' heartbeats, so
+        /// it sweeps again only after a whole node timeout with Redis (``ClusterNode+Outage``).
+        var sweepsFrom: ContinuousClock.Instant?
     }
     let state = LockedValue(State())
     /// Round trips and events (docs/operations.md#metrics), when metrics are on.
@@ -147,23 +157,38 @@ public final class ClusterNode: Sendable {
     /// Claims `user` in `room` for this node: true when it is now this node's, false when any node holds it.
     public func claim(user: String, room: String) async throws(RedisError) -> Bool {
         let entry = ClusterKeys.entry(room: room, user: user)
+        // During an outage (until ``Incoming/restored``) no claim goes through: after a Redis restart the other
+        // nodes' names come back only as they register again, and a claim meanwhile could take one of them.
+        if let outage = state.withLock({ $0.outage }) { throw .unavailable("cluster recovering: \(outage)") }
         let reply = try await redis.command([
             "EVAL", ClusterScripts.claim, "2", keys.members(room), keys.nodeMembers(configuration.nodeID),
             user, configuration.nodeID, entry,
         ])
         guard reply == .integer(1) else { return false }
-        state.withLock { _ = $0.owned[room, default: []].insert(user) }
+        state.withLock { s in
+            _ = s.owned[room, default: []].insert(user)
+            s.holds[entry, default: 0] += 1
+        }
         return true
     }
 
-    /// Gives up `user` in `room` if this node holds it.
+    /// Gives up `user` in `room` if this node holds it (once per successful ``claim(user:room:)``; the name is
+    /// released in Redis when the last of them is given up).
     public func release(user: String, room: String) async throws(RedisError) {
         let entry = ClusterKeys.entry(room: room, user: user)
-        state.withLock { s in
+        let last = state.withLock { s -> Bool in
+            let holds = (s.holds[entry] ?? 1) - 1
+            guard holds <= 0 else {
+                s.holds[entry] = holds
+                return false
+            }
+            s.holds[entry] = nil
             s.owned[room]?.remove(user)
             if s.owned[room]?.isEmpty == true { s.owned[room] = nil }
             s.publishing.remove(entry)
+            return true
         }
+        guard last else { return }
         _ = try await redis.command([
             "EVAL", ClusterScripts.release, "3", keys.members(room), keys.publishers(room),
             keys.nodeMembers(configuration.nodeID), user, configuration.nodeID, entry,

@@ -25,4 +25,45 @@ enum ClusterScripts {
         end
         return 0
         """
+
+    /// KEYS: the node's members set. ARGV: node id, key prefix, then the member entries (`room\nuser`) the node
+    /// holds. Makes Redis's view of the node's participants what it holds: each held name is claimed again unless
+    /// another node has it (reported in the first list, and dropped from the set), and each name of the set the
+    /// node no longer holds is released if still the node's (reported in the second list). Returns {taken,
+    /// released}. The room keys are built in the script from the prefix (one Redis, not Redis Cluster: keys a
+    /// script computes are fine there, https://redis.io/docs/latest/develop/programmability/eval-intro/).
+    static let reconcile = """
+        local node, prefix = ARGV[1], ARGV[2]
+        local function split(entry)
+          local at = string.find(entry, '\\n', 1, true)
+          return string.sub(entry, 1, at - 1), string.sub(entry, at + 1)
+        end
+        local held = {}
+        for i = 3, #ARGV do held[ARGV[i]] = true end
+        local released = {}
+        for _, entry in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+          if not held[entry] then
+            local room, user = split(entry)
+            local members = prefix .. 'room:' .. room .. ':members'
+            if redis.call('HGET', members, user) == node then
+              redis.call('HDEL', members, user)
+              redis.call('SREM', prefix .. 'room:' .. room .. ':publishers', user)
+              table.insert(released, entry)
+            end
+            redis.call('SREM', KEYS[1], entry)
+          end
+        end
+        local taken = {}
+        for i = 3, #ARGV do
+          local room, user = split(ARGV[i])
+          local members = prefix .. 'room:' .. room .. ':members'
+          if redis.call('HSETNX', members, user, node) == 1 or redis.call('HGET', members, user) == node then
+            redis.call('SADD', KEYS[1], ARGV[i])
+          else
+            redis.call('SREM', KEYS[1], ARGV[i])
+            table.insert(taken, ARGV[i])
+          end
+        end
+        return {taken, released}
+        """
 }

@@ -59,6 +59,9 @@ extension RoomRegistry {
             case (RoomNotificationMethod.participantJoined.rawValue, nil):
                 room.remote[user] = RemoteMember(user, node: event.origin, publishing: false)
                 note = .participantJoined(.init(id: user))
+            case (RoomNotificationMethod.participantLeft.rawValue, let member?) where member.node != event.origin:
+                // Another node's participant of that name (the sender's own was evicted, or never stayed): kept.
+                note = nil
             case (RoomNotificationMethod.participantLeft.rawValue, _?), (ClusterEvent.departed, _?):
                 room.remote[user] = nil
                 if room.hasJoining { room.pendingRemote[user] = .left }

@@ -37,6 +37,12 @@ extension RoomServer {
                     case .message(let message)?: self.sharedObjects?.deliverFromCluster(message: message)
                     case nil: self.logger.debug("cluster: unreadable shared-object event", metadata: ["kind": "\(event.kind)"])
                     }
+                case .event(let event) where event.kind == ClusterEvent.taken:
+                    // Another node claimed the name of a participant of ours while this node was cut off or taken
+                    // for dead: the name is that node's now, so ours goes (evicted: its client is told).
+                    self.logger.warning("cluster: a name of this node was claimed by another node meanwhile",
+                                        metadata: ["room": "\(event.room)", "user": "\(event.user)"])
+                    _ = await self.evict(event.user, from: event.room)
                 case .event(let event) where event.kind == Self.evictKind:
                     // Another node's application evicts a participant; only the node that holds it acts.
                     if self.registry.session(of: event.user, in: event.room) != nil {
