@@ -19,27 +19,38 @@ let clusterTestsRun = RedisServerProcess.executable != nil || isCI
 struct Cluster {
     let redis: RedisServerProcess
     let nodes: [RoomServer]
+    /// With `proxied`: node i reaches Redis through `proxies[i]` (its own faults: a black hole, a reset, a delay).
+    var proxies: [FaultProxy] = []
 
     /// `heartbeats[i]`, when given, is node i's heartbeat interval (its timeout: four of them, at least 3 s).
     /// `media(i)` is node i's media backend (default: simulated).
     /// `sharedObjects` configures every node's shared objects, `operations` every node's operations endpoints.
+    /// `proxied`: each node reaches Redis through a ``FaultProxy`` of its own.
     static func start(nodes count: Int, heartbeats: [Duration] = [],
                       media: (Int) -> any MediaBackend = { _ in SimulatedMediaBackend() },
                       sharedObjects: SharedObjectService.Configuration = .init(),
-                      operations: OperationsConfiguration = .init()) async throws -> Cluster {
+                      operations: OperationsConfiguration = .init(), limits: RoomServerLimits = .init(),
+                      proxied: Bool = false) async throws -> Cluster {
         let redis = try await RedisServerProcess()
         let url = try RedisURL(parsing: redis.url)
-        var nodes: [RoomServer] = []
+        var nodes: [RoomServer] = [], proxies: [FaultProxy] = []
         for index in 0..<count {
             let heartbeat = index < heartbeats.count ? heartbeats[index] : .milliseconds(100)
+            var nodeURL = url
+            if proxied {
+                let proxy = try FaultProxy(targetPort: url.port)
+                proxies.append(proxy)
+                nodeURL.port = proxy.port
+            }
             let cluster = ClusterConfiguration(
-                redis: url, nodeID: "node\(index)", heartbeatInterval: heartbeat,
+                redis: nodeURL, nodeID: "node\(index)", heartbeatInterval: heartbeat,
                 nodeTimeout: max(heartbeat * 4, .seconds(3)) * deadlineScale,
                 timeout: .seconds(2) * deadlineScale)
-            nodes.append(try await RoomServer.start(.init(media: media(index), sharedObjects: sharedObjects,
-                                                          cluster: cluster, operations: operations)))
+            nodes.append(try await RoomServer.start(.init(media: media(index), limits: limits,
+                                                          sharedObjects: sharedObjects, cluster: cluster,
+                                                          operations: operations)))
         }
-        return Cluster(redis: redis, nodes: nodes)
+        return Cluster(redis: redis, nodes: nodes, proxies: proxies)
     }
 
     /// alice on node 0 and bob on node 1, both joined to room demo.
@@ -51,7 +62,9 @@ struct Cluster {
     }
 
     func stop() async {
+        for proxy in proxies { proxy.resume(); for direction in FaultProxy.Direction.allCases { proxy.endBlackHole(direction) } }
         for node in nodes { await node.shutdown() }
+        for proxy in proxies { proxy.stop() }
         await redis.stop()
     }
 }
