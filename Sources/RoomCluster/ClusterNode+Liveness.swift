@@ -105,7 +105,6 @@ extension ClusterNode {
         let id = configuration.nodeID
         let nodes = (try await liveness.command("SMEMBERS", keys.nodes).array ?? []).compactMap(\.string)
         var alive: Set<String> = []
-        defer { state.withLock { $0.knownAlive = alive } }
         for node in nodes where node != id {
             guard try await liveness.command("EXISTS", keys.node(node)) == .integer(0) else {
                 alive.insert(node)
@@ -129,6 +128,9 @@ extension ClusterNode {
             try await forgetObjectClients(of: node)
             _ = try await liveness.transaction([["DEL", keys.nodeMembers(node)], ["SREM", keys.nodes, node]])
         }
+        // Only a sweep that read every node of a Redis that still lists this one says who is alive: one cut short by
+        // an outage, or one that read a Redis restarted empty, keeps the last answer.
+        if nodes.contains(id) { state.withLock { $0.knownAlive = alive } }
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
