@@ -37,7 +37,8 @@ public final class ClusterNode: Sendable {
     public let configuration: ClusterConfiguration
     /// What the node hears, for one reader.
     public let events: AsyncStream<Incoming>
-    let continuation: AsyncStream<Incoming>.Continuation
+    /// Feeds ``events``: bounded, with changes of state never dropped.
+    let continuation: IncomingDelivery
     let keys: ClusterKeys
     /// Claims, membership, media records and shared objects, in call order.
     let redis: RedisConnection
@@ -84,11 +85,13 @@ public final class ClusterNode: Sendable {
         redis = connection()
         fanout = connection()
         liveness = connection()
-        (events, continuation) = AsyncStream<Incoming>.makeStream()
+        (events, continuation) = IncomingDelivery.makeStream(capacity: configuration.eventCapacity)
         // One connection that finds Redis gone makes the node's commands fail fast on all of them.
         for connection in [redis, fanout, liveness] {
             connection.onLoss { [weak self] reason in self?.beginOutage(reason) }
         }
+        // Events the server did not take in time are lost: an outage, so that it resynchronizes.
+        continuation.onOverflow { [weak self] reason in self?.beginOutage(reason) }
     }
 
     /// Registers the node, subscribes to every room's channel and starts the heartbeat and the sweep; fails with
@@ -96,7 +99,8 @@ public final class ClusterNode: Sendable {
     public func start() async throws(RedisError) {
         try await register()
         let subscriber = RedisSubscriber(url: configuration.redis, channels: [], patterns: [keys.channelPattern],
-                                         timeout: configuration.timeout, pingInterval: configuration.heartbeatInterval)
+                                         timeout: configuration.timeout, pingInterval: configuration.heartbeatInterval,
+                                         capacity: configuration.eventCapacity)
         let listening = Task { await self.listen(to: subscriber) }
         let beating = Task { await self.heartbeat() }
         state.withLock { s in
