@@ -37,7 +37,8 @@ public final class ClusterNode: Sendable {
     public let configuration: ClusterConfiguration
     /// What the node hears, for one reader.
     public let events: AsyncStream<Incoming>
-    let continuation: AsyncStream<Incoming>.Continuation
+    /// Feeds ``events``: bounded, with changes of state never dropped.
+    let continuation: IncomingDelivery
     let keys: ClusterKeys
     /// Claims, membership, media records and shared objects, in call order.
     let redis: RedisConnection
@@ -94,27 +95,49 @@ public final class ClusterNode: Sendable {
         redis = connection()
         fanout = connection()
         liveness = connection()
-        (events, continuation) = AsyncStream<Incoming>.makeStream()
+        (events, continuation) = IncomingDelivery.makeStream(capacity: configuration.eventCapacity)
         // One connection that finds Redis gone makes the node's commands fail fast on all of them.
         for connection in [redis, fanout, liveness] {
             connection.onLoss { [weak self] reason in self?.beginOutage(reason) }
         }
+        // Events the server did not take in time are lost: an outage, so that it resynchronizes.
+        continuation.onOverflow { [weak self] reason in self?.beginOutage(reason) }
     }
 
     /// Registers the node, subscribes to every room's channel and starts the heartbeat and the sweep; fails with
-    /// ``RedisError`` when Redis cannot be reached.
+    /// ``RedisError`` when Redis cannot be reached, and then leaves nothing running: the node is stopped (its
+    /// ``events`` end) and no longer announces itself alive.
     public func start() async throws(RedisError) {
-        try await register()
-        let subscriber = RedisSubscriber(url: configuration.redis, channels: [], patterns: [keys.channelPattern],
-                                         timeout: configuration.timeout, pingInterval: configuration.heartbeatInterval)
-        let listening = Task { await self.listen(to: subscriber) }
-        let beating = Task { await self.heartbeat() }
-        state.withLock { s in
-            s.subscriber = subscriber
-            s.loops = [listening, beating]
+        do throws(RedisError) {
+            try await register()
+            let subscriber = RedisSubscriber(url: configuration.redis, channels: [], patterns: [keys.channelPattern],
+                                             timeout: configuration.timeout, pingInterval: configuration.heartbeatInterval,
+                                             capacity: configuration.eventCapacity)
+            let listening = Task { await self.listen(to: subscriber) }
+            let beating = Task { await self.heartbeat() }
+            state.withLock { s in
+                s.subscriber = subscriber
+                s.loops = [listening, beating]
+            }
+            // Subscribed before start returns, so no event sent after it is missed.
+            try await waitUntilSubscribed()
+        } catch {
+            await abandonStart()
+            throw error
         }
-        // Subscribed before start returns, so no event sent after it is missed.
-        try await waitUntilSubscribed()
+    }
+
+    /// Undoes a start that failed: stops the subscriber, the heartbeat and any recovery, ends ``events``, waits for
+    /// the heartbeat to end (so that it cannot renew the key again) and removes the heartbeat key, best-effort; the
+    /// node leaves `nodes` too unless a sweep has something to remove for it (a previous run's participants).
+    private func abandonStart() async {
+        let loops = state.withLock { $0.loops }
+        halt()
+        for loop in loops { await loop.value }
+        _ = try? await liveness.command([
+            "EVAL", ClusterScripts.abandon, "3", keys.node(configuration.nodeID), keys.nodeMembers(configuration.nodeID),
+            keys.nodes, configuration.nodeID,
+        ])
     }
 
     /// Leaves the cluster: every participant it still holds departs (``ClusterEvent/departed`` to the other nodes)

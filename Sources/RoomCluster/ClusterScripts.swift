@@ -65,5 +65,12 @@ enum ClusterScripts {
           end
         end
         return {taken, released}
+
+    /// KEYS: the node's heartbeat key, its members set, the `nodes` set. ARGV: node id. After a failed start:
+    /// removes the heartbeat, and the node from `nodes` unless it still lists participants for a sweep to remove.
+    static let abandon = """
+        redis.call('DEL', KEYS[1])
+        if redis.call('SCARD', KEYS[2]) == 0 then redis.call('SREM', KEYS[3], ARGV[1]) end
+        return 1
         """
 }

@@ -11,6 +11,10 @@ import Glibc
 /// published in between are not delivered, and the reader must resynchronize from the keys. It reconnects by
 /// itself every `retryDelay`. A silent Redis (stopped, or cut off) is noticed by a `PING`, sent after
 /// `pingInterval` without a word from Redis, that gets no answer within `timeout`.
+///
+/// It holds at most `capacity` events for its reader: a reader that falls that far behind loses what follows. The
+/// subscriber then leaves Redis, says so (``Event/lost(_:)``, "events dropped: the reader fell behind") as soon as the
+/// reader makes room, and subscribes again (``Event/subscribed``), so the reader resynchronizes as after any loss.
 public final class RedisSubscriber: Sendable {
     /// What the subscription delivers.
     public enum Event: Sendable, Hashable {
@@ -22,17 +26,22 @@ public final class RedisSubscriber: Sendable {
         case lost(String)
     }
 
+    /// The most events held for the reader by default.
+    public static let defaultCapacity = 10_000
+
     /// The events, for one reader. Ends after ``stop()``.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private let stopped = LockedValue(false)
 
-    /// Subscribes to `channels` and `patterns` at `url` and keeps the subscription up until ``stop()``.
+    /// Subscribes to `channels` and `patterns` at `url` and keeps the subscription up until ``stop()``, holding at
+    /// most `capacity` events for the reader.
     public init(url: RedisURL, channels: [String], patterns: [String] = [], timeout: Duration = .seconds(2),
-                pingInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(200)) {
-        (events, continuation) = AsyncStream<Event>.makeStream()
+                pingInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(200),
+                capacity: Int = defaultCapacity) {
+        (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(max(1, capacity)))
         let loop = SubscriberLoop(url: url, channels: channels, patterns: patterns, timeout: timeout,
-                                  pingInterval: pingInterval, retryDelay: retryDelay, continuation: continuation,
+                                  pingInterval: pingInterval, retryDelay: retryDelay, capacity: capacity, continuation: continuation,
                                   stopped: stopped)
         Thread.detachNewThread { loop.run() }
     }
@@ -51,6 +60,7 @@ private struct SubscriberLoop: Sendable {
     let timeout: Duration
     let pingInterval: Duration
     let retryDelay: Duration
+    let capacity: Int
     let continuation: AsyncStream<RedisSubscriber.Event>.Continuation
     let stopped: LockedValue<Bool>
 
@@ -63,7 +73,7 @@ private struct SubscriberLoop: Sendable {
             do throws(RedisError) {
                 try session { wasSubscribed = true }
             } catch {
-                if wasSubscribed { continuation.yield(.lost(error.description)) }
+                if wasSubscribed { deliver(.lost(error.description)) }
                 wasSubscribed = false
                 pause(retryDelay)
             }
@@ -91,12 +101,12 @@ private struct SubscriberLoop: Sendable {
                     confirmations -= 1
                     if confirmations == 0 {
                         onSubscribed()
-                        continuation.yield(.subscribed)
+                        deliver(.subscribed)
                     }
                 case "message" where parts.count == 3:
-                    continuation.yield(.message(channel: parts[1].string ?? "", payload: parts[2].string ?? ""))
+                    try deliver(message: .message(channel: parts[1].string ?? "", payload: parts[2].string ?? ""))
                 case "pmessage" where parts.count == 4:
-                    continuation.yield(.message(channel: parts[2].string ?? "", payload: parts[3].string ?? ""))
+                    try deliver(message: .message(channel: parts[2].string ?? "", payload: parts[3].string ?? ""))
                 default:
                     break  // pong
                 }
@@ -112,6 +122,24 @@ private struct SubscriberLoop: Sendable {
             var descriptor = pollfd(fd: context.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(Self.tick.components.attoseconds / 1_000_000_000_000_000))
             if ready > 0 { try context.readAvailable() }
+        }
+    }
+
+    /// Hands a message to the reader; when the reader holds the capacity already, the message is lost and the
+    /// connection ends: the subscriber stops draining Redis into memory. (Redis bounds what it holds for a subscriber
+    /// that does not read, and closes its connection beyond `client-output-buffer-limit pubsub`, 32 MB, or 8 MB for
+    /// 60 s, by default: https://redis.io/docs/latest/develop/reference/clients/#output-buffer-limits. Ending it here
+    /// reports the same loss sooner, and the `PING` stays meaningful.)
+    private func deliver(message: RedisSubscriber.Event) throws(RedisError) {
+        guard case .dropped = continuation.yield(message) else { return }
+        throw .unavailable("events dropped: the reader fell behind (more than \(capacity) waiting)")
+    }
+
+    /// Hands the reader a change of state (``RedisSubscriber/Event/subscribed``, ``RedisSubscriber/Event/lost(_:)``),
+    /// never dropped: while the reader holds the capacity, retried every tick until it makes room (or until stopped).
+    private func deliver(_ event: RedisSubscriber.Event) {
+        while case .dropped = continuation.yield(event), !stopped.withLock({ $0 }) {
+            Thread.sleep(forTimeInterval: Self.tick / .seconds(1))
         }
     }
 
