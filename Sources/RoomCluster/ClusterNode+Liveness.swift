@@ -83,9 +83,11 @@ extension ClusterNode {
             if Task.isCancelled { return }
             let id = configuration.nodeID
             // GET: the key's previous value; none means it had expired (this node was stopped or cut off longer
-            // than its timeout) or Redis lost it, and the survivors may have swept this node's participants.
+            // than its timeout) or Redis lost it, and the survivors may have swept this node's participants. XX:
+            // only registering creates the key, so a node whose key exists has registered (what a recovery waits
+            // for, `waitForKnownNodes`); XX with GET needs Redis 6.2 (https://redis.io/docs/latest/commands/set/).
             let renewed = try? await liveness.command(
-                "SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout)), "GET")
+                "SET", keys.node(id), "alive", "PX", String(Self.milliseconds(configuration.nodeTimeout)), "XX", "GET")
             guard let renewed else { continue }  // Redis is away: the subscriber reports it
             if renewed == .null, state.withLock({ $0.subscribedOnce }) {
                 // Presumed dead (or Redis lost the key): the survivors may have swept this node's participants. It

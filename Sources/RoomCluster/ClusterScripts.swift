@@ -65,6 +65,7 @@ enum ClusterScripts {
           end
         end
         return {taken, released}
+        """
 
     /// KEYS: the node's heartbeat key, its members set, the `nodes` set. ARGV: node id. After a failed start:
     /// removes the heartbeat, and the node from `nodes` unless it still lists participants for a sweep to remove.

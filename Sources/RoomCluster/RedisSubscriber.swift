@@ -89,7 +89,8 @@ private struct SubscriberLoop: Sendable {
         if !patterns.isEmpty { try context.append(["PSUBSCRIBE"] + patterns) }
         try context.flush()
         var confirmations = channels.count + patterns.count
-        var lastHeard = ContinuousClock.now
+        let sent = ContinuousClock.now
+        var lastHeard = sent
         var pingSent: ContinuousClock.Instant?
         while !stopped.withLock({ $0 }) {
             while let reply = try context.bufferedReply() {
@@ -113,6 +114,11 @@ private struct SubscriberLoop: Sendable {
             }
             if let pingSent, ContinuousClock.now - pingSent > timeout {
                 throw .unavailable("Redis did not answer a PING within \(timeout)")
+            }
+            // A connection that answers PINGs but never confirmed the subscription (its SUBSCRIBE went to a Redis
+            // that was not there yet, through a proxy or a restart) delivers nothing: it is dropped, not trusted.
+            if confirmations > 0, ContinuousClock.now - sent > timeout {
+                throw .unavailable("Redis did not confirm the subscription within \(timeout)")
             }
             if pingSent == nil, ContinuousClock.now - lastHeard > pingInterval {
                 try context.append(["PING"])
