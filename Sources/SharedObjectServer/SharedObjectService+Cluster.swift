@@ -162,8 +162,8 @@ extension SharedObjectService {
     /// lost them (``SharedObjectCluster/register(_:clients:)``; a room server calls it when its cluster reports
     /// Redis restored, or this node back from presumed death). An object whose registration fails is tried again
     /// (backoff from 100 ms to 2 s) until it succeeds or this server no longer holds it. A copy older than the
-    /// cluster's is brought up to it as a missing update is: its updates have ``gapPatience`` to arrive, then the
-    /// object is read again and its clients told what differs.
+    /// cluster's is brought up to it as a missing update is: its updates have `gapPatience` (500 ms) to arrive,
+    /// then the object is read again and its clients told what differs.
     public func registerObjectsWithCluster() async {
         guard let cluster = configuration.cluster else { return }
         var names = state.withLock { Array($0.objects.keys) }.sorted(), pause = Duration.milliseconds(100)
