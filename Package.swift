@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "KurentoClient", targets: ["KurentoClient"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
         .library(name: "RoomCluster", targets: ["RoomCluster"]),
+        // Its own product, so that only embedders who run services under swift-service-lifecycle link it.
+        .library(name: "RoomServerLifecycle", targets: ["RoomServerLifecycle"]),
         .library(name: "RoomClient", targets: ["RoomClient"]),
         .library(name: "TreeClient", targets: ["TreeClient"]),
         .library(name: "SharedObjects", targets: ["SharedObjects"]),
@@ -48,6 +50,7 @@ let package = Package(
         // Prometheus backend (docs/operations.md#metrics).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `make docs` only (swift package generate-documentation); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -112,6 +115,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
+            swiftSettings: strict
+        ),
+        // RoomServer as a swift-service-lifecycle Service (graceful shutdown on SIGTERM in a ServiceGroup).
+        .target(
+            name: "RoomServerLifecycle",
+            dependencies: ["RoomServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
         ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
@@ -314,9 +323,11 @@ let package = Package(
             name: "RoomServerTests",
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "TestSupport", "RoomClient", "RoomCluster",
+                "TestSupport", "RoomClient", "RoomCluster", "RoomServerLifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             // the dashboard's headless-browser witness (Python, Chrome DevTools protocol through the shared driver,
             // Tests/Witness/chromium_cdp.py, which belongs to no target)
