@@ -25,13 +25,6 @@ extension RoomServer {
         operations.notReadyReason ?? media.notReadyReason.map { "media: \(OperationsState.oneLine($0))" }
     }
 
-    /// The address of the second listener (``OperationsConfiguration/listener``), e.g. `http://127.0.0.1:9100`;
-    /// empty when there is none.
-    public var operationsURL: String {
-        guard let listener = operations.listener else { return "" }
-        return "http://\(listener.host):\(listener.port)"
-    }
-
     /// Starts the second listener (``OperationsConfiguration/listener``), if configured: plain HTTP only, every
     /// upgrade refused with 404, the ``OperationsScope/probes`` routes.
     func startOperationsListener() async throws {
