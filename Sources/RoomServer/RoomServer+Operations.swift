@@ -58,6 +58,11 @@ extension RoomServer {
     public func operationsResponse(to request: HTTPRequest, scope: OperationsScope = .all) -> HTTPResponse {
         // (The transport answers other methods 405 itself, and writes no body for HEAD; this holds for direct calls.)
         if request.method == "POST", scope == .all, configuration.operations.adminToken != nil {
+            // The listener reads bodies up to the largest POST route's bound too (``HTTPRoute/maxBodySize``).
+            if request.body.count > Self.maxLoginBodySize,
+               [Self.dashboardLoginPath, Self.dashboardLogoutPath].contains(request.path) {
+                return Self.text(413, "the body is larger than \(Self.maxLoginBodySize) bytes")
+            }
             switch request.path {
             case Self.dashboardLoginPath: return login(request)
             case Self.dashboardLogoutPath: return logout(request)

@@ -12,8 +12,8 @@ import WebSocketTransport
 /// ```
 extension RoomServer {
     /// The server's own port for plain HTTP, e.g. `http://127.0.0.1:41234` (`https://` with
-    /// ``Configuration/tls``), where the admin routes are served; empty for a server made with
-    /// ``init(configuration:)``.
+    /// ``Configuration/tls``), where the admin routes and the application's (``OperationsConfiguration/routes``)
+    /// are served; empty for a server made with ``init(configuration:)``.
     public var httpURL: String { listener?.httpBaseURL ?? "" }
 
     /// Where `/healthz`, `/readyz` and `/metrics` are served, without a path: the second listener
