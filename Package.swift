@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
         .library(name: "KurentoClient", targets: ["KurentoClient"]),
         .library(name: "RoomServer", targets: ["RoomServer"]),
+        // Its own product, so that embedders who export no Prometheus metrics never link swift-prometheus.
+        .library(name: "RoomServerPrometheus", targets: ["RoomServerPrometheus"]),
         .library(name: "RoomCluster", targets: ["RoomCluster"]),
         // Its own product, so that only embedders who run services under swift-service-lifecycle link it.
         .library(name: "RoomServerLifecycle", targets: ["RoomServerLifecycle"]),
@@ -123,6 +125,16 @@ let package = Package(
             dependencies: ["RoomServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
         ),
+        // A room server's metrics in Prometheus form, served on its GET /metrics (what room-server uses).
+        .target(
+            name: "RoomServerPrometheus",
+            dependencies: [
+                "RoomServer", "JSONRPC", "KurentoClient",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
         .target(
             name: "RoomCluster",
@@ -202,12 +214,10 @@ let package = Package(
         .executableTarget(
             name: "room-server",
             dependencies: [
-                "RoomServer", "RoomCluster", "SignalingSupport", "SharedObjectServer", "SharedObjectSQLite", "CLISupport",
-                "JSONRPC", "KurentoClient", "WebSocketTransport",
+                "RoomServer", "RoomServerPrometheus", "RoomCluster", "SignalingSupport", "SharedObjectServer",
+                "SharedObjectSQLite", "CLISupport", "JSONRPC", "KurentoClient", "WebSocketTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),
@@ -386,13 +396,14 @@ let package = Package(
             dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
             swiftSettings: strict
         ),
-        // The metrics (docs/operations.md#metrics): an in-process RoomServer with a Prometheus registry of its own,
-        // scraped after scripted sessions; with Kurento Media Server (the double), KurentoClient's too.
+        // The metrics (docs/operations.md#metrics): an in-process RoomServer with a Prometheus registry of its own
+        // (RoomServerPrometheus's exporter), scraped after scripted sessions; with Kurento Media Server (the double),
+        // KurentoClient's too.
         .testTarget(
             name: "MetricsTests",
             dependencies: [
                 "RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
-                "SignalingSupport", "TestSupport", "KurentoClient",
+                "SignalingSupport", "TestSupport", "KurentoClient", "RoomServerPrometheus",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict

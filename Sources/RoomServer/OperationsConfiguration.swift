@@ -43,6 +43,14 @@ public struct OperationsConfiguration: Sendable {
     /// media and leaving the cluster. What is not done by then is abandoned and logged, and shutdown returns, so it
     /// always ends within ``drainPeriod`` plus this (docs/architecture.md#shutdown). Default 10 s.
     public var shutdownTimeout: Duration
+    /// The application's own plain-HTTP routes on the server's port, beside the server's (``HTTPRoute``,
+    /// docs/operations.md#application-routes); never on the second listener (``listener``). ``RoomServer/start(_:)``
+    /// throws ``RouteRefused`` for one on a path of the server's own (``RoomServer/reservedPaths``), one with a
+    /// path it could never match, or a method and path given twice. Default: none.
+    public var routes: [HTTPRoute]
+    /// How long a route's handler may take before its request is answered 503 with `Retry-After: 1` and its task
+    /// is cancelled (the server's own routes answer at once). Default 10 s.
+    public var routeTimeout: Duration
 
     /// Creates the operations settings; every argument has its default.
     public init(
@@ -55,7 +63,9 @@ public struct OperationsConfiguration: Sendable {
         drainPeriod: Duration = .zero,
         adminGuessLimit: AdminGuessLimit = .init(),
         adminSessionLifetime: Duration = .seconds(900),
-        shutdownTimeout: Duration = .seconds(10)
+        shutdownTimeout: Duration = .seconds(10),
+        routes: [HTTPRoute] = [],
+        routeTimeout: Duration = .seconds(10)
     ) {
         self.adminToken = adminToken
         self.adminGuessLimit = adminGuessLimit
@@ -67,5 +77,7 @@ public struct OperationsConfiguration: Sendable {
         self.rttProbeInterval = rttProbeInterval
         self.drainPeriod = drainPeriod
         self.shutdownTimeout = shutdownTimeout
+        self.routes = routes
+        self.routeTimeout = routeTimeout
     }
 }

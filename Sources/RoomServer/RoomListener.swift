@@ -8,6 +8,7 @@ final class RoomListener: Sendable {
     private struct State {
         var listener: JSONRPCWebSocketListener?
         var baseURL = ""
+        var httpBaseURL = ""
         var stopped = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -17,11 +18,15 @@ final class RoomListener: Sendable {
         state.withLock {
             $0.listener = listener
             $0.baseURL = listener.webSocketServer.url
+            $0.httpBaseURL = listener.webSocketServer.httpURL
         }
     }
 
     /// `ws://host:port`, without a path.
     var baseURL: String { state.withLock { $0.baseURL } }
+
+    /// `http://host:port` (`https` with TLS), without a path.
+    var httpBaseURL: String { state.withLock { $0.httpBaseURL } }
 
     /// The listening WebSocket server; nil once shut down.
     var webSocketServer: WebSocketServer? { state.withLock { $0.listener?.webSocketServer } }

@@ -25,13 +25,6 @@ extension RoomServer {
         operations.notReadyReason ?? media.notReadyReason.map { "media: \(OperationsState.oneLine($0))" }
     }
 
-    /// The address of the second listener (``OperationsConfiguration/listener``), e.g. `http://127.0.0.1:9100`;
-    /// empty when there is none.
-    public var operationsURL: String {
-        guard let listener = operations.listener else { return "" }
-        return "http://\(listener.host):\(listener.port)"
-    }
-
     /// Starts the second listener (``OperationsConfiguration/listener``), if configured: plain HTTP only, every
     /// upgrade refused with 404, the ``OperationsScope/probes`` routes.
     func startOperationsListener() async throws {
@@ -65,6 +58,11 @@ extension RoomServer {
     public func operationsResponse(to request: HTTPRequest, scope: OperationsScope = .all) -> HTTPResponse {
         // (The transport answers other methods 405 itself, and writes no body for HEAD; this holds for direct calls.)
         if request.method == "POST", scope == .all, configuration.operations.adminToken != nil {
+            // The listener reads bodies up to the largest POST route's bound too (``HTTPRoute/maxBodySize``).
+            if request.body.count > Self.maxLoginBodySize,
+               [Self.dashboardLoginPath, Self.dashboardLogoutPath].contains(request.path) {
+                return Self.text(413, "the body is larger than \(Self.maxLoginBodySize) bytes")
+            }
             switch request.path {
             case Self.dashboardLoginPath: return login(request)
             case Self.dashboardLogoutPath: return logout(request)

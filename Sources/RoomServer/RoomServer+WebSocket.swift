@@ -12,13 +12,16 @@ extension RoomServer {
     /// Tree is served on ``treePaths`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
     /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
     /// ``Configuration/authorizeUpgrade`` decides, off the service thread (on every path but ``adminPath``, which
-    /// the admin token guards). Plain HTTP requests on the port get the operations routes
-    /// (``operationsResponse(to:scope:)``, docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
+    /// the admin token guards). Plain HTTP requests on the port get the application's routes
+    /// (``OperationsConfiguration/routes``) and the operations routes (``httpResponse(to:)``,
+    /// docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
     /// a second port serves the probes and metrics alone.
     /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable;
-    ///   ``OperationsConfiguration/AdminTokenTooShort`` for an admin token under 16 bytes.
+    ///   ``OperationsConfiguration/AdminTokenTooShort`` for an admin token under 16 bytes;
+    ///   ``OperationsConfiguration/RouteRefused`` for a route on a path of the server's own, or malformed.
     public static func start(_ configuration: Configuration) async throws -> RoomServer {
         try configuration.operations.checkAdminToken()
+        try configuration.operations.checkRoutes()
         let listener = RoomListener()
         let server = RoomServer(configuration: configuration, listener: listener)
         var webSocket = WebSocketServerConfiguration()
@@ -29,10 +32,12 @@ extension RoomServer {
         webSocket.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerIP
         webSocket.handshakeTimeout = configuration.limits.handshakeTimeout
         webSocket.limits.rttProbeInterval = configuration.operations.rttProbeInterval
-        // The dashboard's login form posts the admin token (docs/operations.md#the-admin-token).
-        if configuration.operations.adminToken != nil { webSocket.maxHTTPBodySize = maxLoginBodySize }
+        // The dashboard's login form posts the admin token (docs/operations.md#the-admin-token); the application's
+        // POST routes their bodies.
+        webSocket.maxHTTPBodySize = maxHTTPBodySize(configuration.operations)
+        webSocket.httpHandlerTimeout = configuration.operations.routeTimeout
         webSocket.httpHandler = { [weak server] request in
-            server?.operationsResponse(to: request) ?? RoomServer.text(503, "shutting down")
+            await server?.httpResponse(to: request) ?? RoomServer.text(503, "shutting down")
         }
         webSocket.upgradeFilter = { [weak server] request in
             if request.path == adminPath {

@@ -27,9 +27,16 @@ public final class WebSocketServer: Sendable {
     public var connections: AcceptedConnections { AcceptedConnections(server: self, stream: accepted) }
 
     /// The server's base URL, e.g. `ws://127.0.0.1:41234`.
-    public var url: String {
+    public var url: String { baseURL(scheme: isSecure ? "wss" : "ws") }
+
+    /// The server's base URL for plain HTTP (``WebSocketServerConfiguration/httpHandler``), e.g.
+    /// `http://127.0.0.1:41234`; `https` when the server speaks TLS.
+    public var httpURL: String { baseURL(scheme: isSecure ? "https" : "http") }
+
+    /// `scheme://host:port`, an IPv6 host in brackets.
+    private func baseURL(scheme: String) -> String {
         let h = host.contains(":") ? "[\(host)]" : host
-        return "\(isSecure ? "wss" : "ws")://\(h):\(port)"
+        return "\(scheme)://\(h):\(port)"
     }
 
     private init(core: ServerCore, port: Int, connections: AsyncStream<WebSocketConnection>) {

@@ -6,6 +6,7 @@ import KurentoClient
 import Logging
 import RoomCluster
 import RoomServer
+import RoomServerPrometheus
 import SharedObjectSQLite
 import SharedObjectServer
 import SignalingSupport
@@ -296,7 +297,7 @@ struct RoomServerCommand: AsyncParsableCommand {
             cluster: clusterConfiguration(redis: redis),
             operations: operationsConfiguration,
             logger: logger,
-            metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))
+            metrics: PrometheusExporter.shared.metrics)
     }
 
     /// Warns when the `--shared-objects` file (made 0600 when new) is readable or writable by others than its owner:
@@ -313,7 +314,7 @@ struct RoomServerCommand: AsyncParsableCommand {
         guard !kmsURLs.isEmpty else { return SimulatedMediaBackend() }
         return KurentoMediaBackend(configuration: .init(
             urls: kmsURLs, timeout: .milliseconds(Int((kmsTimeout * 1000).rounded())),
-            client: .init(logger: logger, metrics: SignalingMetrics(factory: PrometheusExporter.shared.factory))))
+            client: .init(logger: logger, metrics: PrometheusExporter.shared.metrics)))
     }
 
     /// The admin token (`--admin-token`, else the environment), `--metrics-port` and the metrics exposition.
@@ -322,7 +323,7 @@ struct RoomServerCommand: AsyncParsableCommand {
             adminToken: configuredAdminToken,
             // GET /metrics: every metric of the process, from the registry the libraries report to
             // (docs/operations.md#metrics).
-            metricsExposition: { PrometheusExporter.shared.metricsExposition() },
+            metricsExposition: PrometheusExporter.shared.metricsExposition,
             listener: metricsPort.map { (host: metricsHost ?? host, port: $0) })
     }
 

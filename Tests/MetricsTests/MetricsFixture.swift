@@ -1,8 +1,8 @@
 import JSONRPC
-import KurentoClient
 import Prometheus
 import RoomClient
 import RoomServer
+import RoomServerPrometheus
 import SignalingSupport
 import Testing
 import TestSupport
@@ -10,15 +10,12 @@ import TestSupport
 /// A Prometheus registry of the test's own, and the ``SignalingMetrics`` over it: no global bootstrap, so tests in
 /// one process never see each other's metrics (docs/operations.md#metrics).
 struct MetricsFixture {
-    let registry = PrometheusCollectorRegistry()
+    /// What `room-server` exports, over a registry of the test's own (RoomServerPrometheus).
+    let exporter = PrometheusExporter()
 
-    var metrics: SignalingMetrics {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        for name in [SignalingMetrics.Name.requestDuration, KurentoClient.MetricName.requestDuration] {
-            factory.durationHistogramBuckets[name] = SignalingMetrics.requestDurationBuckets
-        }
-        return SignalingMetrics(factory: factory)
-    }
+    var registry: PrometheusCollectorRegistry { exporter.registry }
+
+    var metrics: SignalingMetrics { exporter.metrics }
 
     /// The registry rendered and read back.
     var scrape: Scrape { Scrape(registry.emitToString()) }
