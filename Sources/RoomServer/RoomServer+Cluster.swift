@@ -85,7 +85,9 @@ extension RoomServer {
                     failed.append(room)
                 }
             }
-            guard !failed.isEmpty, !operations.isShuttingDown else { return }
+            // During a new outage the reads fail until it ends, and its `.restored` resynchronizes again: this
+            // one stops, so that the loop it runs in goes on to that outage's events (and /readyz says 503 meanwhile).
+            guard !failed.isEmpty, !operations.isShuttingDown, !cluster.isRecovering else { return }
             logger.warning("cluster: could not re-read the members of some rooms; trying again",
                            metadata: ["rooms": "\(failed.count)", "in": "\(pause)"])
             try? await Task.sleep(for: pause)

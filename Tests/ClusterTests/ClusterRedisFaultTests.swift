@@ -163,7 +163,7 @@ struct ClusterRedisFaultTests {
         await cluster.stop()
     }
 
-    @Test(.disabled("issue 33, open: in 1 run of 3 a round lets a second bob join on node 0 or does not recover within 10 s"))
+    @Test
     func aRedisRestartedEmptyAndReachedLaterByOneNodeAllowsNoDoubleClaimAndKeepsSubscriptions() async throws {
         // Given alice on node 0 receiving bob's stream, bob publishing on node 1
         let cluster = try await Cluster.start(nodes: 2, proxied: true)
@@ -183,6 +183,8 @@ struct ClusterRedisFaultTests {
             try await cluster.redis.restart()
 
             // Then at no instant can a second bob join on node 0, and within 10 s both nodes hold their member again
+            // (and both nodes are out of their outage: /readyz is updated by the server's event loop, which may not
+            // have read the node's `.unavailable` yet, and a round begun during a recovery tests something else)
             let recovered = ContinuousClock.now + .seconds(10)
             var restored = false
             while !restored, ContinuousClock.now < recovered {
@@ -193,7 +195,7 @@ struct ClusterRedisFaultTests {
                 }
                 restored = (try? await Self.claims(cluster.redis)) == ["alice": "node0", "bob": "node1"]
                     && alice.client.peers.map(\.identifier) == ["bob"] && bob.client.peers.map(\.identifier) == ["alice"]
-                    && cluster.nodes.allSatisfy { $0.operations.notReadyReason == nil }
+                    && cluster.nodes.allSatisfy { $0.operations.notReadyReason == nil && $0.cluster?.isRecovering == false }
             }
             #expect(restored, "round \(round): the members were not back within 10 s")
         }
