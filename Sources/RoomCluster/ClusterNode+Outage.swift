@@ -68,18 +68,16 @@ extension ClusterNode {
                 continuation.yield(.event(ClusterEvent(origin: configuration.nodeID, room: room, sequence: 0,
                                                        kind: ClusterEvent.taken, user: user, payload: "")))
             }
-            // The names Redis gave this node that it no longer holds: the other nodes may list them still.
+            // The names Redis gave this node that it no longer holds: the other nodes may list them still, so the
+            // server tells them they left.
             for (room, user) in found.released {
-                post(Self.participantLeftKind, room: room, user: user, payload: "")
+                continuation.yield(.event(ClusterEvent(origin: configuration.nodeID, room: room, sequence: 0,
+                                                       kind: ClusterEvent.released, user: user, payload: "")))
             }
             continuation.yield(.restored)
             return
         }
     }
-
-    /// The kind of the event that tells the other nodes a participant of this node is gone (the Room server's
-    /// `participantLeft`).
-    static let participantLeftKind = "participantLeft"
 
     /// Waits until every node known alive (found by the last sweep, or heard from since) has its heartbeat key again
     /// (it registered again after the outage), at most the node timeout: after Redis restarted empty, a node that

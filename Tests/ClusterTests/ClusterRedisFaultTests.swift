@@ -212,4 +212,23 @@ struct ClusterRedisFaultTests {
         }
         await cluster.stop()
     }
+
+    @Test func aNameANodeNoLongerHoldsIsReleasedWhenItRegistersAgainAndTheOthersAreToldItLeft() async throws {
+        // Given a claim Redis gives node 1 that node 1 does not hold (a release that failed during an outage), which
+        // alice, joining on node 0, lists
+        let cluster = try await Cluster.start(nodes: 2, proxied: true)
+        let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
+        _ = try await redis.command("HSET", "ks:room:demo:members", "ghost", "node1")
+        _ = try await redis.command("SADD", "ks:node:node1:members", "demo\nghost")
+        let alice = Member("alice", at: cluster.nodes[0])
+        #expect(try await alice.join() == ["ghost"])
+
+        // When node 1 loses Redis and registers again
+        cluster.proxies[1].cutAll()
+
+        // Then alice is told ghost left, and Redis no longer lists it
+        #expect(try await alice.nextSkippingChatAndJoins() == .participantLeft(Peer(identifier: "ghost")))
+        #expect(try await Self.claims(cluster.redis) == ["alice": "node0"])
+        await cluster.stop()
+    }
 }
