@@ -26,6 +26,11 @@ public struct ClusterEvent: Sendable, Hashable, Codable {
     /// holds whose name another node claimed while this one was cut off or taken for dead: the server removes it.
     public static let taken = "taken"
 
+    /// The kind of the event a node delivers to its own server (never sent to other nodes) for a name Redis gave
+    /// this node that it no longer holds (a release that failed during an outage, a claim whose reply was lost),
+    /// released by registering again: the other nodes may still list it, so the server tells them it left.
+    public static let released = "released"
+
     /// Creates an event.
     public init(origin: String, room: String, sequence: UInt64, kind: String, user: String, payload: String) {
         self.origin = origin

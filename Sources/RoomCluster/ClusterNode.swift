@@ -64,14 +64,18 @@ public final class ClusterNode: Sendable {
         var outage: String?
         /// Whether the subscription is up (confirmed, and not lost since).
         var subscribed = false
+        /// How many times the subscription was confirmed: a recovery whose subscription was lost and made again
+        /// meanwhile starts over (``ClusterNode+Outage``).
+        var subscriptions: UInt64 = 0
         /// Registers again until it succeeds, during an outage.
         var recovery: Task<Void, Never>?
         /// How many joins of this node hold each member entry (`room\nuser`): a join's claim counts one, its release
         /// one less, and Redis is told to release only when none is left (a name left and joined again on this node
         /// before the release ran stays claimed).
         var holds: [String: Int] = [:]
-        /// The other nodes the last sweep found alive: after an outage, the node waits for them to register again
-        /// (at most the node timeout) before it reports ``Incoming/restored`` or lets a claim through.
+        /// The other nodes the last sweep found alive, and those heard from since: after an outage, the node waits
+        /// for them to register again (at most the node timeout) before it reports ``Incoming/restored`` or lets a
+        /// claim through.
         var knownAlive: Set<String> = []
         /// No sweep before this instant: a node that could not reach Redis cannot judge the others' heartbeats, so
         /// it sweeps again only after a whole node timeout with Redis (``ClusterNode+Outage``).
@@ -237,8 +241,14 @@ public final class ClusterNode: Sendable {
         public var publishing: Bool
     }
 
-    /// Every participant of `room` on every node, sorted by name.
+    /// Every participant of `room` on every node, sorted by name. Fails with ``RedisError/unavailable(_:)`` during
+    /// an outage (until ``Incoming/restored``), like a claim: a read of a Redis that came back before the other
+    /// nodes registered again would miss their participants.
     public func members(of room: String) async throws(RedisError) -> [Member] {
+        // A command during an outage can go through (one per reconnect interval tries Redis again): after a restart
+        // it would read a Redis that lists only the nodes that registered so far, and a resync would then tell the
+        // local members that the others left.
+        if let outage = state.withLock({ $0.outage }) { throw .unavailable("cluster recovering: \(outage)") }
         let replies = try await redis.transaction([["HGETALL", keys.members(room)], ["SMEMBERS", keys.publishers(room)]])
         // An error of one command inside EXEC comes back in its place in EXEC's array, not as EXEC's error
         // (https://redis.io/docs/latest/develop/reference/errors/common/execabort/: "a WRONGTYPE error makes only that
@@ -287,6 +297,7 @@ public final class ClusterNode: Sendable {
                 // holds again and then says so.
                 state.withLock { s in
                     s.subscribed = true
+                    s.subscriptions += 1
                     s.subscribedOnce = true
                     s.subscribedWaiter?.resume(returning: true)
                     s.subscribedWaiter = nil
@@ -303,11 +314,18 @@ public final class ClusterNode: Sendable {
                     continue
                 }
                 if message.origin == configuration.nodeID, message.kind != ClusterEvent.departed { continue }
+                // A node heard from is alive (a departure is a survivor's word for a dead node): after an outage this
+                // node waits for it to register again, even when no sweep ran since it joined.
+                if message.kind != ClusterEvent.departed { state.withLock { _ = $0.knownAlive.insert(message.origin) } }
                 metrics?.received(message.kind)
                 continuation.yield(.event(message))
             }
         }
     }
+
+    /// Whether the node is in an outage (from ``Incoming/unavailable(_:)`` until ``Incoming/restored``): claims and
+    /// reads of the members fail meanwhile.
+    public var isRecovering: Bool { state.withLock { $0.outage != nil } }
 
     /// Events that were not the cluster's (another channel, not an event, too big, or a room mismatch): dropped.
     public var droppedMessages: Int { state.withLock { $0.dropped } }

@@ -43,6 +43,12 @@ extension RoomServer {
                     self.logger.warning("cluster: a name of this node was claimed by another node meanwhile",
                                         metadata: ["room": "\(event.room)", "user": "\(event.user)"])
                     _ = await self.evict(event.user, from: event.room)
+                case .event(let event) where event.kind == ClusterEvent.released:
+                    // A name Redis gave this node that it no longer holds was released by registering again: the
+                    // other nodes may still list it (unless a participant of ours holds it again by now).
+                    if self.registry.session(of: event.user, in: event.room) == nil {
+                        self.announceLeft(event.user, from: event.room)
+                    }
                 case .event(let event) where event.kind == Self.evictKind:
                     // Another node's application evicts a participant; only the node that holds it acts.
                     if self.registry.session(of: event.user, in: event.room) != nil {
@@ -85,7 +91,9 @@ extension RoomServer {
                     failed.append(room)
                 }
             }
-            guard !failed.isEmpty, !operations.isShuttingDown else { return }
+            // During a new outage the reads fail until it ends, and its `.restored` resynchronizes again: this
+            // one stops, so that the loop it runs in goes on to that outage's events (and /readyz says 503 meanwhile).
+            guard !failed.isEmpty, !operations.isShuttingDown, !cluster.isRecovering else { return }
             logger.warning("cluster: could not re-read the members of some rooms; trying again",
                            metadata: ["rooms": "\(failed.count)", "in": "\(pause)"])
             try? await Task.sleep(for: pause)
@@ -125,9 +133,14 @@ extension RoomServer {
     /// node whose own join read the members in between listed it and told its members it joined: the
     /// `participantLeft` sent first tells them it did not stay (a node that never listed it ignores it).
     func giveUpClaim(user: String, room: String) async {
-        guard let cluster else { return }
-        cluster.post(RoomNotificationMethod.participantLeft.rawValue, room: room, user: user, payload: "")
+        announceLeft(user, from: room)
         await releaseName(.init(room: room, user: user))
+    }
+
+    /// With a cluster: tells the other nodes that `user` of `room`, a name this node gave up, left (a node that does
+    /// not list it as this node's ignores it).
+    func announceLeft(_ user: String, from room: String) {
+        cluster?.post(RoomNotificationMethod.participantLeft.rawValue, room: room, user: user, payload: "")
     }
 
     /// With a cluster: records in Redis whether `user` publishes (what a join on another node lists). The other

@@ -11,13 +11,6 @@ import Testing
 /// fault proxy of its own.
 @Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"), .serialized)
 struct ClusterRedisFaultTests {
-    /// This process's resident set (`VmRSS` of /proc/self/status).
-    static func residentBytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
-    }
-
     /// Joins `names[i]` on node `nodes[i]` of `cluster` in room demo and waits until each knows all the others.
     static func members(_ names: [String], on nodes: [Int], of cluster: Cluster) async throws -> [String: Member] {
         var members: [String: Member] = [:]
@@ -57,7 +50,7 @@ struct ClusterRedisFaultTests {
         }
     }
 
-    @Test func aFifteenSecondBlackHoleCostsNoLocalChatNoHangingJoinNoMemoryAndLeavesNoGhost() async throws {
+    @Test func aFifteenSecondBlackHoleCostsNoLocalChatNoHangingJoinAndLeavesNoGhost() async throws {
         // Given alice and ann on node 0, bob and ben on node 1, chatting in 60 KB messages
         let limits = RoomServerLimits(maxChatMessageBytes: 64 << 10, maxBroadcastBytesPerSecond: nil)
         let cluster = try await Cluster.start(nodes: 2, heartbeats: [.milliseconds(200), .milliseconds(200)],
@@ -88,7 +81,6 @@ struct ClusterRedisFaultTests {
             try await alice.client.sendMessage(bulk)
             try await bob.client.sendMessage(bulk)
         }
-        let before = try Self.residentBytes()
 
         // When Redis goes silent for 15 s for both nodes (packets dropped, sockets open) while alice and bob go on
         // sending 60 KB messages at 25/s each, and alice sends ann a probe every 50 ms
@@ -97,7 +89,6 @@ struct ClusterRedisFaultTests {
             proxy.blackHole(.serverToClient)
         }
         let start = ContinuousClock.now
-        let peak = LockedBox(before)
         let load = Task {
             var n = 0
             while ContinuousClock.now - start < .seconds(15) {
@@ -107,7 +98,6 @@ struct ClusterRedisFaultTests {
                     try? await alice.client.sendMessage(bulk)
                     try? await bob.client.sendMessage(bulk)
                 }
-                if n % 10 == 0, let rss = try? Self.residentBytes() { peak.mutate { $0 = max($0, rss) } }
                 n += 1
                 try? await Task.sleep(until: start + .milliseconds(50) * n)
             }
@@ -130,17 +120,13 @@ struct ClusterRedisFaultTests {
         }
         await load.value
 
-        // And chat between members of one node went on (p99 under 100 ms), and memory did not grow with what could
-        // not be published (within 10 % of before)
+        // And chat between members of one node went on (p99 under 100 ms)
         let sorted = latencies.value.sorted()
         let p99 = sorted.isEmpty ? Duration.seconds(1000) : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
         #expect(sorted.count > 250, "\(sorted.count) probes arrived")
         #expect(p99 < .milliseconds(100), "same-node chat p99 \(p99)")
-        // (issue 33's figure, not met yet: the process grows by about 30 MiB over the hole in this test, and where
-        // it goes, the nodes or the test's own clients, is not measured apart yet)
-        withKnownIssue("memory within 10 % during a 15 s black hole (issue 33)", isIntermittent: true) {
-            #expect(peak.value <= before + before / 10, "resident memory \(before >> 20) MiB before, \(peak.value >> 20) MiB at most during the hole")
-        }
+        // (each node's memory during the hole: ClusterBlackHoleMemoryTests, with the nodes as processes; this process
+        // holds the test's clients too, which grow by about 30 MiB over the hole)
 
         // And after the heal, within 10 s: everyone knows everyone, nobody was seen to leave, and Redis holds the
         // four names and no claim of a failed join
@@ -163,7 +149,7 @@ struct ClusterRedisFaultTests {
         await cluster.stop()
     }
 
-    @Test(.disabled("issue 33, open: in 1 run of 3 a round lets a second bob join on node 0 or does not recover within 10 s"))
+    @Test
     func aRedisRestartedEmptyAndReachedLaterByOneNodeAllowsNoDoubleClaimAndKeepsSubscriptions() async throws {
         // Given alice on node 0 receiving bob's stream, bob publishing on node 1
         let cluster = try await Cluster.start(nodes: 2, proxied: true)
@@ -183,6 +169,8 @@ struct ClusterRedisFaultTests {
             try await cluster.redis.restart()
 
             // Then at no instant can a second bob join on node 0, and within 10 s both nodes hold their member again
+            // (and both nodes are out of their outage: /readyz is updated by the server's event loop, which may not
+            // have read the node's `.unavailable` yet, and a round begun during a recovery tests something else)
             let recovered = ContinuousClock.now + .seconds(10)
             var restored = false
             while !restored, ContinuousClock.now < recovered {
@@ -193,7 +181,7 @@ struct ClusterRedisFaultTests {
                 }
                 restored = (try? await Self.claims(cluster.redis)) == ["alice": "node0", "bob": "node1"]
                     && alice.client.peers.map(\.identifier) == ["bob"] && bob.client.peers.map(\.identifier) == ["alice"]
-                    && cluster.nodes.allSatisfy { $0.operations.notReadyReason == nil }
+                    && cluster.nodes.allSatisfy { $0.operations.notReadyReason == nil && $0.cluster?.isRecovering == false }
             }
             #expect(restored, "round \(round): the members were not back within 10 s")
         }
@@ -208,6 +196,25 @@ struct ClusterRedisFaultTests {
             default: continue
             }
         }
+        await cluster.stop()
+    }
+
+    @Test func aNameANodeNoLongerHoldsIsReleasedWhenItRegistersAgainAndTheOthersAreToldItLeft() async throws {
+        // Given a claim Redis gives node 1 that node 1 does not hold (a release that failed during an outage), which
+        // alice, joining on node 0, lists
+        let cluster = try await Cluster.start(nodes: 2, proxied: true)
+        let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
+        _ = try await redis.command("HSET", "ks:room:demo:members", "ghost", "node1")
+        _ = try await redis.command("SADD", "ks:node:node1:members", "demo\nghost")
+        let alice = Member("alice", at: cluster.nodes[0])
+        #expect(try await alice.join() == ["ghost"])
+
+        // When node 1 loses Redis and registers again
+        cluster.proxies[1].cutAll()
+
+        // Then alice is told ghost left, and Redis no longer lists it
+        #expect(try await alice.nextSkippingChatAndJoins() == .participantLeft(Peer(identifier: "ghost")))
+        #expect(try await Self.claims(cluster.redis) == ["alice": "node0"])
         await cluster.stop()
     }
 }

@@ -74,4 +74,41 @@ struct ClusterNodeFaultTests {
         node.halt()
         await fixture.server.stop()
     }
+
+    /// A name Redis gives this node that it no longer holds (a release that failed during an outage, a claim whose
+    /// reply was lost) is released by the recovery and handed to the node's own server (``ClusterEvent/released``),
+    /// which tells the other nodes in its own words: the cluster sends no event of the server's kinds.
+    @Test func aNameRedisGivesThisNodeThatItNoLongerHoldsIsReleasedAndHandedToItsServer() async throws {
+        let fixture = try await RedisFaultFixture()
+        let node = RedisFaultFixture.node("a", fixture.direct)
+        try await node.start()
+        let heard = Arrivals("node a", of: node.events)
+        let redis = RedisConnection(url: fixture.direct)
+        // (the only subscriber so far is the node's)
+        let clients = try await redis.command("CLIENT", "LIST", "TYPE", "pubsub").string ?? ""
+        let field = try #require(clients.split(separator: " ").first(where: { $0.hasPrefix("id=") }))
+        let subscriberID = String(field.dropFirst(3))
+        let channel = RedisSubscriber(url: fixture.direct, channels: ["ks:room:demo"])
+        let onChannel = Arrivals("channel ks:room:demo", of: channel.events)
+        #expect(try await onChannel.next() == .subscribed)
+        _ = try await redis.command("HSET", "ks:room:demo:members", "ghost", "a")
+        _ = try await redis.command("SADD", "ks:node:a:members", "demo\nghost")
+
+        // When the node's subscription is cut, so that it recovers and registers again
+        _ = try await redis.command("CLIENT", "KILL", "ID", subscriberID)
+        guard case .unavailable = try await heard.next() else { Issue.record("expected unavailable"); return }
+
+        // Then the recovery released the name and hands it to the node's server before it says it is back
+        #expect(try await heard.next() == .event(ClusterEvent(origin: "a", room: "demo", sequence: 0,
+                                                              kind: ClusterEvent.released, user: "ghost", payload: "")))
+        #expect(try await heard.next() == .restored)
+        #expect(try await redis.command("HGET", "ks:room:demo:members", "ghost") == .null)
+        // and sent nothing on the room's channel: the next message there is the node's own marker
+        node.post("marker", room: "demo", user: "alice", payload: "")
+        guard case .message(_, let payload) = try await onChannel.next() else { Issue.record("expected a message"); return }
+        #expect(ClusterEvent(wireText: payload)?.kind == "marker", "got \(payload)")
+        channel.stop()
+        node.halt()
+        await fixture.server.stop()
+    }
 }
