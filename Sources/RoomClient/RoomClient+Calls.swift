@@ -116,6 +116,25 @@ extension RoomClient {
         }
     }
 
+    /// Sends an application-defined request (`customRequest`) with Encodable params and decodes its result as `R`
+    /// (without Kurento's `sessionId`/`value` wrapping; ``/JSONRPC/EmptyResult`` for a result that does not matter):
+    ///
+    /// ```swift
+    /// let pong = try await client.customRequest(Ping(text: "ping"), as: Pong.self)
+    /// ```
+    /// - Throws: ``/RoomProtocol/RoomError`` as ``customRequest(_:)``; ``/JSONRPC/RPCError/encodingFailed(_:)`` when
+    ///   the params do not encode, ``/JSONRPC/RPCError/invalidResponse(_:)`` when the result does not decode as `R`.
+    public func customRequest<P: Encodable, R: Decodable>(_ params: P, as type: R.Type = R.self) async throws -> R {
+        let json: JSONValue
+        do { json = try JSONValue(encoding: params) } catch { throw RPCError.encodingFailed("\(error)") }
+        let result = try await customRequest(json)
+        do {
+            return try result.decode(as: R.self)
+        } catch {
+            throw RPCError.invalidResponse("customRequest result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
+        }
+    }
+
     /// `peer`'s stream `streamId`, by default its first stream or `webcam`.
     private func sender(of peer: Peer, streamId: String?) -> StreamSender {
         StreamSender(user: peer.identifier, streamId: streamId ?? peer.streams.first ?? RoomNaming.defaultStreamId)
