@@ -32,11 +32,13 @@ extension RoomClient {
         }
     }
 
-    /// Leaves the room (`leaveRoom`). The peers model empties; the server then closes the connection.
+    /// Leaves the room (`leaveRoom`). The peers model empties, and the PeerManager connections of the media
+    /// negotiated through one (``publish(using:loopback:)``) are closed; the server then closes the connection.
     public func leave() async throws {
         try await request(.leaveRoom) { _, s in
             s.model.reset()
             s.recovery.forget()
+            if let media = s.media.peerManager { self.closeMedia(s.media.reset(), of: media) }
         }
     }
 
@@ -55,11 +57,16 @@ extension RoomClient {
         }
     }
 
-    /// Stops publishing (`unpublishVideo`).
+    /// Stops publishing (`unpublishVideo`). A publication made through a PeerManager (``publish(using:loopback:)``)
+    /// has its connection closed, so that the same PeerManager can publish again.
     public func unpublishVideo() async throws {
         try await request(.unpublishVideo) { _, s in
             s.model.localStreams = []
             s.recovery.unpublished()
+            if s.media.published, let media = s.media.peerManager {
+                s.media.published = false
+                self.closeMedia([.publisher], of: media)
+            }
         }
     }
 
@@ -79,9 +86,15 @@ extension RoomClient {
 
     /// Ends the subscription to `peer`'s stream (`unsubscribeFromVideo`). The server answers `{}`, which is
     /// success (NBMRoomClient wanted an sdpAnswer and always failed, docs/wire-protocol.md#room-client-bugs, bug 2).
+    /// A subscription made through a PeerManager (``subscribe(to:using:)``) is forgotten and its connection closed.
     public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
         let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
-        try await request(.unsubscribeFromVideo(params)) { _, s in s.recovery.unsubscribed(from: peer.identifier) }
+        try await request(.unsubscribeFromVideo(params)) { _, s in
+            s.recovery.unsubscribed(from: peer.identifier)
+            if s.media.subscribed.remove(peer.identifier) != nil, let media = s.media.peerManager {
+                self.closeMedia([.subscriber(to: peer.identifier)], of: media)
+            }
+        }
     }
 
     /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``/RoomProtocol/RoomEndpoint/publisher``
