@@ -157,11 +157,12 @@ let package = Package(
             name: "SharedObjectSQLite", dependencies: ["SharedObjectServer", "SharedObjects", "JSONRPC", "CSQLite"],
             swiftSettings: strict
         ),
-        // The NBMRoomClient counterpart: typed room calls, the peers model and multicast room events.
+        // The NBMRoomClient counterpart: typed room calls, the peers model, multicast room events, and the media
+        // negotiated through a PeerManager.
         .target(
             name: "RoomClient",
             dependencies: [
-                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "SignalingSupport", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -5,15 +5,15 @@ import RoomClient
 import RoomProtocol
 import SDP
 
-/// One side of the example: a ``RoomClient`` and the ``PeerManager`` that does its SDP, with the room events read
-/// in order on the caller's task.
+/// One side of the example: a ``RoomClient`` and the ``PeerManager`` it negotiates through, with the room events
+/// read in order on the caller's task.
 struct MediaParticipant {
     let name: String
     let client: RoomClient
     let media = PeerManager()
     /// The room events, subscribed before joining so nothing is missed.
     private var events: Broadcast<RoomEvent>.Subscription.AsyncIterator
-    /// Server candidates applied to the PeerManager connection so far.
+    /// Server candidates received so far (RoomClient adds each to the PeerManager connection of its endpoint).
     private(set) var remoteCandidates = 0
 
     init(_ name: String, room: String, url: String) {
@@ -28,37 +28,33 @@ struct MediaParticipant {
         say("joined; participants: \(peers.isEmpty ? "none" : peers.map(\.description).joined(separator: ", "))")
     }
 
-    /// The whole SDP and trickle ICE flow of one endpoint: a PeerManager offer, the room call that answers it
-    /// (`publishVideo` or `receiveVideoFrom`), the answer applied, one local host candidate sent, and the server's
-    /// candidates applied as they arrive.
-    mutating func negotiate(_ endpoint: RoomEndpoint, direction: MediaDirection, candidatePort: Int,
-                            _ call: (String) async throws -> String) async throws {
-        let id = endpoint.endpointName(ownName: name)
-        let offer = try await media.generateOffer(for: id, media: .audioVideo(direction: direction))
-        say("offer made by PeerManager (\(direction.rawValue), no real media); signaling state \(try await state(id))")
-        let answer = try await call(offer)
-        try await media.processAnswer(answer, for: id)
-        say("answer applied; signaling state \(try await state(id))")
-        // There is no real media, so nothing gathers candidates: this example makes a host candidate up.
-        let local = try await media.addHostCandidate(address: "127.0.0.1", port: candidatePort, for: id)
-        try await client.sendICECandidate(local, for: endpoint)
-        say("local candidate sent: 127.0.0.1:\(candidatePort) host (made up by this example: there is no real media)")
+    /// The whole SDP and trickle ICE flow of one endpoint, most of it RoomClient's: `negotiate` publishes
+    /// (``RoomClient/publish(using:loopback:)``) or subscribes (``RoomClient/subscribe(to:using:)``): a PeerManager
+    /// offer, the room call, the answer applied. One local host candidate is made up and RoomClient sends it; the
+    /// server's candidates are added to the PeerManager as they arrive.
+    mutating func negotiate(_ endpoint: RoomEndpoint, candidatePort: Int,
+                            _ negotiate: (RoomClient, PeerManager) async throws -> Void) async throws {
+        let id = client.mediaConnectionID(for: endpoint)
+        try await negotiate(client, media)
+        say("answer applied; signaling state \(await state(id))")
+        // There is no real media, so nothing gathers candidates: this example makes a host candidate up, and
+        // RoomClient sends what the PeerManager reports.
+        try await media.addHostCandidate(address: "127.0.0.1", port: candidatePort, for: id)
+        say("local candidate 127.0.0.1:\(candidatePort) host made up (there is no real media); RoomClient sends it")
         // A chat message as a barrier: the server sends in order, so once our own message is back, every
         // candidate it sent for this endpoint has been read (it sends them even before the answer).
         try await client.sendMessage("\(name) negotiated")
         try await read(until: "\(name) negotiated", from: name)
-        say("\(remoteCandidates) remote candidate(s) applied; signaling state \(try await state(id))")
+        say("\(remoteCandidates) remote candidate(s) received; signaling state \(await state(id))")
     }
 
-    /// Reads room events up to the chat message `marker` from `sender`, adding each server candidate to the
-    /// PeerManager connection of its endpoint.
+    /// Reads room events up to the chat message `marker` from `sender`, counting the server's candidates.
     mutating func read(until marker: String, from sender: String) async throws {
         while let event = try await events.next() {
             switch event {
             case .message(marker, from: sender):
                 return
-            case .iceCandidate(let candidate, let endpoint):
-                try await media.addICECandidate(candidate, for: endpoint.endpointName(ownName: name))
+            case .iceCandidate:
                 remoteCandidates += 1
             case .participantPublished(let peer):
                 say("\(peer.identifier) published \(peer.streams.joined(separator: ", "))")
@@ -75,7 +71,7 @@ struct MediaParticipant {
         say("left")
     }
 
-    private func state(_ id: String) async throws -> String {
+    private func state(_ id: String) async -> String {
         await media.connection(id)?.signalingState.rawValue ?? "closed"
     }
 

@@ -10,7 +10,8 @@ import SDP
 /// whole SDP offer/answer and trickle ICE flow through a room: `room-publisher-receiver [ws-url]`.
 ///
 /// Without a URL it starts an embedded ``RoomServer`` (simulated media) on a free local port. The publisher
-/// publishes (`publishVideo`), the receiver subscribes to it (`receiveVideoFrom`); each applies the answer, sends
+/// publishes (``RoomClient/publish(using:loopback:)``), the receiver subscribes to it
+/// (``RoomClient/subscribe(to:using:)``): RoomClient makes the offer, calls the room and applies the answer, then sends
 /// one local host candidate on 127.0.0.1 (made up: there is no real media) and applies the server's candidates.
 /// Exits 0 once both have reached the stable signaling state and left; any failure exits 1.
 @main
@@ -57,17 +58,16 @@ struct PublisherReceiver: AsyncParsableCommand {
         try await publisher.join()
         try await receiver.join()
 
-        let publishing = publisher.client, receiving = receiver.client
-        try await publisher.negotiate(.publisher, direction: .sendonly, candidatePort: 40000) { offer in
-            try await publishing.publishVideo(sdpOffer: offer)
+        try await publisher.negotiate(.publisher, candidatePort: 40000) { client, media in
+            try await client.publish(using: media)
         }
         // The receiver reads up to the publisher's barrier message: by then it knows the stream.
         try await receiver.read(until: "publisher negotiated", from: "publisher")
-        guard let stream = receiving.peer(withIdentifier: "publisher"), stream.isPublishing else {
+        guard let stream = receiver.client.peer(withIdentifier: "publisher"), stream.isPublishing else {
             throw ExampleError(description: "the receiver does not know the publisher's stream")
         }
-        try await receiver.negotiate(.subscriber(to: "publisher"), direction: .recvonly, candidatePort: 40001) { offer in
-            try await receiving.receiveVideo(from: stream, sdpOffer: offer)
+        try await receiver.negotiate(.subscriber(to: "publisher"), candidatePort: 40001) { client, media in
+            try await client.subscribe(to: stream, using: media)
         }
 
         try await receiver.leave()

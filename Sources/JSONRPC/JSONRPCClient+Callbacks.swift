@@ -1,12 +1,12 @@
 extension JSONRPCClient {
-    /// Completion-closure face of ``call(_:params:timeout:)``: returns the request's id at once (for
+    /// Completion-closure face of ``call(_:params:timeout:retries:)``: returns the request's id at once (for
     /// ``cancelRequest(_:)``); `completion` runs exactly once, on no particular thread.
     @discardableResult
     public func call(
-        _ method: String, params: JSONValue? = nil, timeout: Duration? = nil,
+        _ method: String, params: JSONValue? = nil, timeout: Duration? = nil, retries: Int? = nil,
         completion: @escaping @Sendable (Result<JSONValue, RPCError>) -> Void
     ) -> RequestID {
-        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout)
+        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, retries: retries)
         Task {
             await dispatch(text, completing: [id])
             completion(await outcome.wait())

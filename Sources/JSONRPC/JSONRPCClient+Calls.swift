@@ -9,16 +9,22 @@ extension JSONRPCClient {
         case notification(_ method: String, params: JSONValue? = nil)
     }
 
-    /// Calls `method` and returns its result.
+    /// Calls `method` and returns its result (discardable: a call whose result does not matter, such as `{}`,
+    /// needs no variable).
     ///
     /// - Parameters:
     ///   - method: the method's name.
     ///   - params: its params; `nil` for none.
-    ///   - timeout: the first attempt's timeout; default ``Configuration/requestTimeout``.
+    ///   - timeout: the first attempt's timeout (each retry doubles it); default ``Configuration/requestTimeout``.
+    ///   - retries: re-sends of the same request, with its id, after a timeout, for this call only; default
+    ///     ``Configuration/retries``. 0 sends it once: for a call that must not run twice on a server that does
+    ///     not dedupe ids (docs/wire-protocol.md#dedupe).
     /// - Throws: ``RPCError``: the peer's error, timeout, cancellation (also of the calling task), or the
     ///   connection's end.
-    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
-        try await perform(method, params: params, timeout: timeout)
+    @discardableResult
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil,
+                     retries: Int? = nil) async throws -> JSONValue {
+        try await perform(method, params: params, timeout: timeout, retries: retries)
     }
 
     /// Calls `method` and hands its result to `apply` **in wire order**: `apply` runs as the response is handled,
@@ -30,13 +36,14 @@ extension JSONRPCClient {
     /// `apply` runs only for a result, never for an error, on no particular thread and never under a lock of the
     /// client: it may read the client and call it (through the completion-closure face, or in a task). It must be
     /// quick and must not block: while it runs, the reading of the connection waits.
+    /// `timeout` and `retries` are those of ``call(_:params:timeout:retries:)``.
     /// - Throws: ``RPCError``; an error thrown by `apply` becomes ``RPCError/invalidResponse(_:)``.
     public func call<T: Sendable>(
-        _ method: String, params: JSONValue? = nil, timeout: Duration? = nil,
+        _ method: String, params: JSONValue? = nil, timeout: Duration? = nil, retries: Int? = nil,
         applying apply: @escaping @Sendable (JSONValue) throws -> T
     ) async throws -> T {
         let applied = LockedValue<Result<T, any Error>?>(nil)
-        _ = try await perform(method, params: params, timeout: timeout) { result in
+        _ = try await perform(method, params: params, timeout: timeout, retries: retries) { result in
             let outcome = Result { try apply(result) }
             applied.withLock { $0 = outcome }
         }
@@ -48,10 +55,11 @@ extension JSONRPCClient {
     }
 
     /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
-    func perform(_ method: String, params: JSONValue?, timeout: Duration?,
+    func perform(_ method: String, params: JSONValue?, timeout: Duration?, retries: Int? = nil,
                  onSuccess: (@Sendable (JSONValue) -> Void)? = nil) async throws -> JSONValue {
         try await waitForSlot()
-        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, onSuccess: onSuccess)
+        let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, retries: retries,
+                                               onSuccess: onSuccess)
         return try await withTaskCancellationHandler {
             await dispatch(text, completing: [id])
             return try await outcome.wait().get()
@@ -81,31 +89,9 @@ extension JSONRPCClient {
     /// Asks the server to describe itself: a `connect` without `sessionId` (which names the current session and
     /// changes nothing), whose result carries the service, capabilities and limits of
     /// docs/wire-protocol.md#server-description. A stock Kurento server answers with none of them.
-    /// - Throws: ``RPCError``, as ``call(_:params:timeout:)``.
+    /// - Throws: ``RPCError``, as ``call(_:params:timeout:retries:)``.
     public func describeServer(timeout: Duration? = nil) async throws -> ServerDescription {
         ServerDescription(connectResult: try await perform(KurentoConventions.connect, params: nil, timeout: timeout))
-    }
-
-    /// Calls `method` with Encodable params and decodes the result as `R`. A Kurento-wrapped result
-    /// (`{"value": …, "sessionId": …}`, docs/wire-protocol.md#kurento-conventions) is unwrapped when `R` does not
-    /// decode from the wrapper.
-    public func call<P: Encodable & Sendable, R: Decodable>(
-        _ method: String, params: P, as type: R.Type = R.self, timeout: Duration? = nil
-    ) async throws -> R {
-        let json: JSONValue
-        do { json = try JSONValue(encoding: params) } catch { throw RPCError.encodingFailed("\(error)") }
-        return try Self.decodeResult(try await perform(method, params: json, timeout: timeout))
-    }
-
-    /// Calls `method` without params and decodes the result as `R` (unwrapping Kurento's `value`).
-    public func call<R: Decodable>(_ method: String, as type: R.Type = R.self, timeout: Duration? = nil) async throws -> R {
-        try Self.decodeResult(try await perform(method, params: nil, timeout: timeout))
-    }
-
-    static func decodeResult<R: Decodable>(_ result: JSONValue) throws -> R {
-        if let direct = try? result.decode(as: R.self) { return direct }
-        if let inner = try? result.unwrapped.decode(as: R.self) { return inner }
-        throw RPCError.invalidResponse("result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
     }
 
     /// Sends a notification (no response).
@@ -154,14 +140,14 @@ extension JSONRPCClient {
 
     /// Allocates an id and registers the request (with its timer) before anything is sent
     /// (docs/libwebsockets.md#prior-art).
-    func startRequest(_ method: String, params: JSONValue?, timeout: Duration?,
+    func startRequest(_ method: String, params: JSONValue?, timeout: Duration?, retries: Int? = nil,
                       onSuccess: (@Sendable (JSONValue) -> Void)? = nil)
         -> (RequestID, OneShot<RequestTable.Outcome>, String)
     {
         let id = RequestID.number(ids.next())
         let text = RPCRequest(id: id, method: method, params: params).jsonText
         let outcome = registerRequest(id, method: method, text: text, timeout: timeout ?? configuration.requestTimeout,
-                                      retries: configuration.retries, onSuccess: onSuccess) { [weak self] text in
+                                      retries: retries ?? configuration.retries, onSuccess: onSuccess) { [weak self] text in
             try await self?.transmit(text, unlessEnded: id)
         }
         return (id, outcome, text)

@@ -24,7 +24,7 @@ extension JSONRPCClient {
     /// Registers `observer`, called with every later connection-state change, in order, before the change is
     /// published on ``connectionStates``. It is for layers built on this client that keep state in one order with
     /// the notifications: state observers, notification observers (``observeNotifications(_:)``) and `apply`
-    /// closures (``call(_:params:timeout:applying:)``) run one at a time, in the order their causes happened. A
+    /// closures (``call(_:params:timeout:retries:applying:)``) run one at a time, in the order their causes happened. A
     /// drop is reported after every message that arrived before it.
     ///
     /// It runs on no particular thread and never under a lock of the client, so it may read the client and call it

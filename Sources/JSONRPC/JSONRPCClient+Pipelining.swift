@@ -23,7 +23,7 @@ extension JSONRPCClient {
     /// connected, the requests are queued on the connection in one step, so no other call of this client comes
     /// between them; while reconnecting, they wait for the connection together and then go out in order.
     ///
-    /// Each request completes exactly once, as a ``call(_:params:timeout:)`` does: with its own timeout and retries,
+    /// Each request completes exactly once, as a ``call(_:params:timeout:retries:)`` does: with its own timeout and retries,
     /// and one that fails does not stop the others (they are on the wire already). Cancelling the calling task
     /// completes every request still pending with ``RPCError/cancelled``.
     public func callPipelined(_ calls: [PipelinedCall], timeout: Duration? = nil) async -> [Result<JSONValue, RPCError>] {

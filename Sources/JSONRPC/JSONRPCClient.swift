@@ -73,6 +73,8 @@ public final class JSONRPCClient: Sendable {
     let metrics: ClientMetrics?
     /// Spaces the requests (``paceRequests(perSecond:)``); off by default.
     let pacer = RequestPacer()
+    /// Notifications typed subscribers skipped (``undecodableNotificationCount``).
+    let undecodableNotifications = LockedValue(0)
     var logger: Logger { configuration.logger }
     var clock: any SignalingClock { configuration.clock }
 

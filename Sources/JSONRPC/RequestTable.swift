@@ -33,7 +33,7 @@ struct RequestTable: Sendable {
         let kind: Kind
         let transmit: Transmit
         let outcome: OneShot<Outcome>
-        /// Runs on a successful outcome before the waiters resume (``JSONRPCClient/call(_:params:timeout:applying:)``).
+        /// Runs on a successful outcome before the waiters resume (``JSONRPCClient/call(_:params:timeout:retries:applying:)``).
         let onSuccess: (@Sendable (JSONValue) -> Void)?
         let retries: Int
         var attempts = 1

@@ -32,11 +32,13 @@ extension RoomClient {
         }
     }
 
-    /// Leaves the room (`leaveRoom`). The peers model empties; the server then closes the connection.
+    /// Leaves the room (`leaveRoom`). The peers model empties, and the PeerManager connections of the media
+    /// negotiated through one (``publish(using:loopback:)``) are closed; the server then closes the connection.
     public func leave() async throws {
         try await request(.leaveRoom) { _, s in
             s.model.reset()
             s.recovery.forget()
+            if let media = s.media.peerManager { self.closeMedia(s.media.reset(), of: media) }
         }
     }
 
@@ -55,11 +57,16 @@ extension RoomClient {
         }
     }
 
-    /// Stops publishing (`unpublishVideo`).
+    /// Stops publishing (`unpublishVideo`). A publication made through a PeerManager (``publish(using:loopback:)``)
+    /// has its connection closed, so that the same PeerManager can publish again.
     public func unpublishVideo() async throws {
         try await request(.unpublishVideo) { _, s in
             s.model.localStreams = []
             s.recovery.unpublished()
+            if s.media.published, let media = s.media.peerManager {
+                s.media.published = false
+                self.closeMedia([.publisher], of: media)
+            }
         }
     }
 
@@ -79,9 +86,15 @@ extension RoomClient {
 
     /// Ends the subscription to `peer`'s stream (`unsubscribeFromVideo`). The server answers `{}`, which is
     /// success (NBMRoomClient wanted an sdpAnswer and always failed, docs/wire-protocol.md#room-client-bugs, bug 2).
+    /// A subscription made through a PeerManager (``subscribe(to:using:)``) is forgotten and its connection closed.
     public func unsubscribe(from peer: Peer, streamId: String? = nil) async throws {
         let params = UnsubscribeFromVideoParams(sender: sender(of: peer, streamId: streamId))
-        try await request(.unsubscribeFromVideo(params)) { _, s in s.recovery.unsubscribed(from: peer.identifier) }
+        try await request(.unsubscribeFromVideo(params)) { _, s in
+            s.recovery.unsubscribed(from: peer.identifier)
+            if s.media.subscribed.remove(peer.identifier) != nil, let media = s.media.peerManager {
+                self.closeMedia([.subscriber(to: peer.identifier)], of: media)
+            }
+        }
     }
 
     /// Trickles one local ICE candidate (`onIceCandidate`) for `endpoint`: ``/RoomProtocol/RoomEndpoint/publisher``
@@ -113,6 +126,25 @@ extension RoomClient {
         try await request(.customRequest(params)) { result, _ in
             guard case .custom(let value) = result else { return .null }
             return value
+        }
+    }
+
+    /// Sends an application-defined request (`customRequest`) with Encodable params and decodes its result as `R`
+    /// (without Kurento's `sessionId`/`value` wrapping; ``/JSONRPC/EmptyResult`` for a result that does not matter):
+    ///
+    /// ```swift
+    /// let pong = try await client.customRequest(Ping(text: "ping"), as: Pong.self)
+    /// ```
+    /// - Throws: ``/RoomProtocol/RoomError`` as ``customRequest(_:)``; ``/JSONRPC/RPCError/encodingFailed(_:)`` when
+    ///   the params do not encode, ``/JSONRPC/RPCError/invalidResponse(_:)`` when the result does not decode as `R`.
+    public func customRequest<P: Encodable, R: Decodable>(_ params: P, as type: R.Type = R.self) async throws -> R {
+        let json: JSONValue
+        do { json = try JSONValue(encoding: params) } catch { throw RPCError.encodingFailed("\(error)") }
+        let result = try await customRequest(json)
+        do {
+            return try result.decode(as: R.self)
+        } catch {
+            throw RPCError.invalidResponse("customRequest result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
         }
     }
 

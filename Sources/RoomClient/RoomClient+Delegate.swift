@@ -89,7 +89,8 @@ extension RoomClient {
         case .mediaError(let description, let endpoint):
             delegate.client(self, mediaErrorOccurred: description, endpoint: endpoint)
         case .roomClosed(let room): delegate.client(self, roomWasClosed: room)
-        case .customNotification, .invalidNotification, .renegotiationNeeded, .recoveryFailed: break
+        case .customNotification, .invalidNotification, .renegotiationNeeded, .recoveryFailed,
+             .mediaNegotiationFailed: break
         }
         delegate.client(self, didReceive: event)
     }

@@ -21,7 +21,15 @@ extension RoomClient {
                         self.eventHub.publish(event)
                     }
                     let model = s.model
-                    return s.recovery.rejoined { model.peer(withIdentifier: $0)?.isPublishing == true }
+                    let restored = s.recovery.rejoined { model.peer(withIdentifier: $0)?.isPublishing == true }
+                    // Subscriptions through the PeerManager that are not restored (their publisher stopped) are
+                    // forgotten, so that a later publication is subscribed to again.
+                    let dropped = s.media.subscribed.filter { !restored.contains(.subscriber(to: $0)) }
+                    s.media.subscribed.subtract(dropped)
+                    if let media = s.media.peerManager {
+                        self.closeMedia(dropped.sorted().map(RoomEndpoint.subscriber), of: media)
+                    }
+                    return restored
                 }
                 break
             } catch RPCError.connectionClosed {
@@ -77,7 +85,9 @@ extension RoomClient {
     /// ``Configuration/offerProvider``, or asks for it.
     func renegotiate(_ endpoints: [RoomEndpoint]) async {
         guard !endpoints.isEmpty else { return }
-        guard let provider = configuration.offerProvider else {
+        let bound = state.withLock { $0.media.peerManager }
+        guard let provider = configuration.offerProvider
+                ?? bound.map({ OfferProvider(peerManager: $0, user: room.username) }) else {
             eventHub.publish(.renegotiationNeeded(endpoints))
             return
         }

@@ -35,6 +35,8 @@ public final class RoomClient: Sendable {
         var recovery = RoomRecoveryMachine()
         /// The last connection state published in the events.
         var reportedState: ConnectionState?
+        /// What is negotiated through a PeerManager (``publish(using:loopback:)``, ``subscribe(to:using:)``).
+        var media = MediaBinding()
     }
 
     /// The room this client joins.
@@ -45,6 +47,8 @@ public final class RoomClient: Sendable {
     let state = LockedValue(State())
     let delegateFeeder = DelegateFeeder<any RoomClientDelegate>()
     let eventHub: Broadcast<RoomEvent>
+    /// The PeerManager work the receive loop hands on, in wire order (``followMedia(_:_:)``).
+    let mediaJobs = SerialJobs()
     var logger: Logger { configuration.logger }
 
     /// Creates a client for `room`, connecting to ``Room/url`` over a WebSocket (TLS, headers and the bearer
@@ -73,6 +77,8 @@ public final class RoomClient: Sendable {
     deinit {
         eventHub.finish()
         delegateFeeder.stop()
+        mediaJobs.finish()
+        state.withLock { $0.media.forwarder }?.cancel()
     }
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
@@ -118,7 +124,9 @@ public final class RoomClient: Sendable {
             var rejoin: (JoinRoomParams, Int, Bool)?
             switch s.recovery.connectionChanged(to: connectionState, isJoined: s.model.isJoined, replayed: replayed) {
             case .none: break
-            case .forgetRoom: s.model.reset()
+            case .forgetRoom:
+                s.model.reset()
+                if let media = s.media.peerManager { closeMedia(s.media.reset(), of: media) }
             case .rejoin(let params, let round):
                 s.model.reset()
                 rejoin = params.map { ($0, round, false) }
@@ -160,6 +168,7 @@ public final class RoomClient: Sendable {
             let event = s.model.apply(decoded, ownName: room.username)
             s.recovery.observe(event)
             eventHub.publish(event)
+            followMedia(event, &s)
             guard case .mediaError(_, let failed?) = event else { return nil }
             let model = s.model
             return s.recovery.mediaFailed(failed) { model.peer(withIdentifier: $0)?.isPublishing == true }

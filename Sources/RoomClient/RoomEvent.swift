@@ -46,4 +46,7 @@ public enum RoomEvent: Sendable, Hashable {
     case renegotiationNeeded([RoomEndpoint])
     /// Recovering after a reconnect failed: the rejoin was refused, or renegotiating an endpoint failed.
     case recoveryFailed(String)
+    /// A negotiation the client started on its own through its PeerManager failed: a subscription of
+    /// ``RoomClient/subscribeToEveryone(using:)`` to a participant that published later. The description says why.
+    case mediaNegotiationFailed(RoomEndpoint, String)
 }

@@ -62,6 +62,10 @@ extension Report {
         case .recoveryFailed(let description):
             self.init(event: "error", fields: ["message": .string(description), "kind": "recovery"],
                       text: "recovery failed: \(description)")
+        case .mediaNegotiationFailed(let endpoint, let description):
+            // (room-join negotiates only what it asks for: RoomClient's subscribeToEveryone is not used.)
+            self.init(event: "error", fields: ["message": .string(description), "kind": "media"],
+                      text: "cannot negotiate \(endpoint): \(description)")
         }
     }
 

@@ -29,11 +29,10 @@ extension RoomJoin {
         // joined: room-join connects itself.
         configuration.autoConnect = false
         // After a rejoin, what was published and subscribed is renegotiated with fresh offers
-        // (docs/architecture.md#room-recovery).
         // (docs/architecture.md#room-recovery), and each restored endpoint is printed.
         if publish || receiveAll || !receive.isEmpty {
             let output = output
-            configuration.offerProvider = media.offerProvider { output.report(.restored($0)) }
+            configuration.offerProvider = media.offerProvider(user: user) { output.report(.restored($0)) }
         }
         let client = RoomClient(room: Room(username: user, roomName: room, url: url), configuration: configuration)
         let steps = Steps(client.events)
@@ -73,11 +72,11 @@ extension RoomJoin {
         let watch = try await SharedObjectWatch.start(sharedObjects, client: client, output: output)
         defer { watch?.stop() }
         if isInteractive { steps.readStandardInput() }
-        let presence = Presence(users: waitFor, count: expectPeers)
+        let presence = ParticipantPresence(users: waitFor, count: expectPeers)
         var acted = false
         var chat = ChatEchoes()
         if presence.isSatisfied(by: client.peers) {
-            try await act(client, steps, &media)
+            try await act(client, steps, media)
             chat.sent += message.count
             acted = true
         } else {
@@ -95,11 +94,11 @@ extension RoomJoin {
                     return
                 }
                 if !acted, presence.isSatisfied(by: client.peers) {
-                    try await act(client, steps, &media)
+                    try await act(client, steps, media)
                     chat.sent += message.count
                     acted = true
                 } else if acted {
-                    try await follow(event, client, &media)
+                    try await follow(event, client, media)
                 }
             case .waitExpired where !acted:
                 try end("timeout", "timed out waiting for \(presence.missing(from: client.peers))")
@@ -171,9 +170,9 @@ extension RoomJoin {
     }
 
     /// Does what the options ask once the awaited participants are present, then starts `--duration`.
-    private func act(_ client: RoomClient, _ steps: Steps, _ media: inout Media) async throws {
+    private func act(_ client: RoomClient, _ steps: Steps, _ media: Media) async throws {
         if publish { try await publish(client, media) }
-        for peer in client.peers { try await receiveIfWanted(peer, client, &media) }
+        for peer in client.peers { try await receiveIfWanted(peer, client, media) }
         try await call("send the message") {
             for text in message where !refusedLocally(text) { try await client.sendMessage(text) }
             for message in privateMessages where !refusedLocally(message.text, to: message.user) {

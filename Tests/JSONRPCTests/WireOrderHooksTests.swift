@@ -2,7 +2,7 @@ import JSONRPC
 import TestSupport
 import Testing
 
-/// `observeNotifications(_:)` and `call(_:params:timeout:applying:)` run in the receive loop, so a layer above
+/// `observeNotifications(_:)` and `call(_:params:timeout:retries:applying:)` run in the receive loop, so a layer above
 /// sees notifications and results in wire order (docs/architecture.md#callbacks).
 @Suite struct WireOrderHooksTests {
     struct Refused: Error {}

@@ -16,8 +16,8 @@ extension ExamplesTests {
         #expect(status == 0, "\(stderr)")
         for side in ["publisher", "receiver"] {
             #expect(lines.contains("\(side): answer applied; signaling state stable"), "\(lines)")
-            #expect(lines.contains("\(side): 1 remote candidate(s) applied; signaling state stable"), "\(lines)")
-            #expect(lines.contains { $0.hasPrefix("\(side): local candidate sent: 127.0.0.1:") })
+            #expect(lines.contains("\(side): 1 remote candidate(s) received; signaling state stable"), "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("\(side): local candidate 127.0.0.1:") })
             #expect(lines.contains("\(side): left"))
         }
         #expect(lines.contains("receiver: publisher published webcam"))
