@@ -105,7 +105,7 @@ extension JSONRPCClient {
     static func decodeResult<R: Decodable>(_ result: JSONValue) throws -> R {
         if let direct = try? result.decode(as: R.self) { return direct }
         if let inner = try? result.unwrapped.decode(as: R.self) { return inner }
-        throw RPCError.invalidResponse("result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
+        throw RPCError.invalidResponse("result \(result.redactingSessionIds.jsonText.prefix(200)) does not decode as \(R.self)")
     }
 
     /// Sends a notification (no response).
