@@ -21,6 +21,7 @@ public enum Problem {
         case .cancelled: "cancelled"
         case .connectionClosed(let end?): "the connection \(describe(end))"
         case .connectionClosed(nil): "not connected"
+        case .unauthorized(let end), .forbidden(let end): refusal(end)
         case .invalidResponse(let detail): "invalid response: \(detail)"
         case .encodingFailed(let detail): "cannot encode the request: \(detail)"
         }
@@ -42,6 +43,15 @@ public enum Problem {
         case nil: nil
         }
         return "\(object.code) \(object.message)" + (detail.map { " (\($0))" } ?? "")
+    }
+
+    /// A refused connection (``/JSONRPC/RPCError/unauthorized(_:)``, ``/JSONRPC/RPCError/forbidden(_:)``) in the
+    /// tool's words: what was refused and what to do.
+    public static func refusal(_ end: ConnectionEnd) -> String {
+        let verdict = end.code == 4403
+            ? "forbidden: the --token given does not allow this"
+            : "unauthorized: give a valid bearer token with --token (missing, invalid or expired)"
+        return "the server refused the connection (\(describe(end))): \(verdict)"
     }
 
     /// How a connection ended: "closed (1008): rate limited", in the tool's words.

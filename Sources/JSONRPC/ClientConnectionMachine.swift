@@ -99,6 +99,8 @@ package struct ClientConnectionMachine<Connection: Sendable>: Sendable {
         case joinAttempt
         /// Start the attempt (the state is now `connecting`).
         case startAttempt
+        /// The server refused the last connection (4401, 4403): fail with its end, without dialing again.
+        case refused(ConnectionEnd)
     }
 
     /// The caller asked to connect.
@@ -107,6 +109,7 @@ package struct ClientConnectionMachine<Connection: Sendable>: Sendable {
         case .open: return .none
         case .reconnecting: return .waitForReconnection
         case .connecting: return .joinAttempt
+        case .idle(let end?) where end.isAuthorizationRefusal: return .refused(end)
         case .idle:
             phase = .connecting
             return .startAttempt
@@ -122,11 +125,13 @@ package struct ClientConnectionMachine<Connection: Sendable>: Sendable {
         case fail(ConnectionEnd?)
     }
 
-    /// Where a message to send goes now (a query: the state does not change).
+    /// Where a message to send goes now (a query: the state does not change). After a refusal (4401, 4403) it fails,
+    /// even with `autoConnect`: the server would refuse a new connection too.
     package var sendAction: SendAction {
         switch phase {
         case .open(let connection, _): .send(connection)
         case .reconnecting: .waitForReconnection
+        case .idle(let end?) where end.isAuthorizationRefusal: .fail(end)
         case .idle(let end): autoConnect ? .connectFirst : .fail(end)
         case .connecting: autoConnect ? .connectFirst : .fail(nil)
         }

@@ -139,6 +139,11 @@ extension JSONRPCClient {
         /// written for a fixed dialogue may not expect it; `RoomClient` and `TreeClient` turn it on. Turn it on for
         /// any server of this package (`JSONRPCServer` with ``JSONRPCServer/Conventions/kurento``).
         public var acknowledgesNotifications: Bool
+        /// How long ``JSONRPCClient/connect()`` waits for the answer to the session's opening `connect`
+        /// (``acknowledgesNotifications``) before it returns anyway. A server of this package answers it only once its
+        /// upgrade authorizer accepted the connection, so a refusal right after the handshake (close 4401) fails
+        /// `connect()` itself; a server that never answers it delays `connect()` by this much. Default 2 s.
+        public var openingWait: Duration
 
         /// Creates a configuration; every argument has the default in docs/architecture.md#defaults.
         public init(
@@ -155,7 +160,8 @@ extension JSONRPCClient {
             metrics: SignalingMetrics = SignalingMetrics(),
             resendsOnResume: Bool = true,
             assumedCapabilities: ServerCapabilities = [],
-            acknowledgesNotifications: Bool = false
+            acknowledgesNotifications: Bool = false,
+            openingWait: Duration = .seconds(2)
         ) {
             self.requestTimeout = requestTimeout
             self.retries = retries
@@ -171,6 +177,7 @@ extension JSONRPCClient {
             self.resendsOnResume = resendsOnResume
             self.assumedCapabilities = assumedCapabilities
             self.acknowledgesNotifications = acknowledgesNotifications
+            self.openingWait = openingWait
         }
 
         /// Settings safe against a stock Kurento server (docs/wire-protocol.md#stock-kurento), which neither dedupes

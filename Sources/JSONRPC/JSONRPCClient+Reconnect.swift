@@ -39,6 +39,11 @@ extension JSONRPCClient {
             case .failed(let error):
                 if Task.isCancelled { return }
                 last = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "connect failed: \(error)")
+                if !Self.reconnects(after: last) {
+                    // Refused at the upgrade (HTTP 401/403): final, as a 4401/4403 close is.
+                    giveUp(last, epoch: epoch)
+                    return
+                }
                 failedConnects += 1
                 continue
             case .timedOut:
@@ -164,11 +169,13 @@ extension JSONRPCClient {
     }
 
     /// Opens the session of a new connection (``Configuration/acknowledgesNotifications``): `connect {"received": 0}`,
-    /// queued at once, ahead of anything sent after it, whose answer says what the server does. Not awaited: the
-    /// server reads it before anything sent after it, and until its answer arrives the client only counts.
-    func openSession(on connection: any MessageConnection, generation: Int) {
+    /// queued at once, ahead of anything sent after it, whose answer says what the server does. Not awaited here: the
+    /// server reads it before anything sent after it, and until its answer arrives the client only counts. Returns
+    /// its outcome (nil without a session opening), which the first ``connect()`` waits for a while.
+    @discardableResult
+    func openSession(on connection: any MessageConnection, generation: Int) -> OneShot<RequestTable.Outcome>? {
         state.withLock { $0.delivery.startSession() }
-        guard configuration.acknowledgesNotifications else { return }
+        guard configuration.acknowledgesNotifications else { return nil }
         let opening = startControlCall(KurentoConventions.connect, params: ["received": 0], on: connection,
                                        timeout: configuration.requestTimeout)
         Task { [weak self] in
@@ -180,6 +187,7 @@ extension JSONRPCClient {
                 s.delivery.serverAcknowledges = capabilities.contains(.replay)
             }
         }
+        return opening
     }
 
     /// Drops a handshake connection that did not answer.
@@ -199,9 +207,9 @@ extension JSONRPCClient {
         guard let waiters else { return }
         metrics?.gaveUp.increment()
         logger.warning("reconnecting failed", metadata: ["reason": "\(end)"])
-        failRequests(.call, with: .connectionClosed(end))
-        for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
-        eventHub.publish(.failure(.connectionClosed(end)))
+        failRequests(.call, with: .closed(end))
+        for waiter in waiters { waiter.resume(throwing: RPCError.closed(end)) }
+        eventHub.publish(.failure(.closed(end)))
     }
 
     /// Our ids are sequential numbers: re-sends keep the original order.
@@ -229,7 +237,7 @@ extension JSONRPCClient {
                     switch s.machine.phase {
                     case .open(let connection, _): return .success(connection)
                     case .reconnecting: break
-                    case .idle(let end): return .failure(.connectionClosed(end))
+                    case .idle(let end): return .failure(.closed(end))
                     case .connecting: return .failure(.connectionClosed(nil))
                     }
                     if Task.isCancelled { return .failure(.cancelled) }

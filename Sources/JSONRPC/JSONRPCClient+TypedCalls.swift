@@ -27,7 +27,7 @@ extension JSONRPCClient {
         do {
             return try decodeUnwrapping(result)
         } catch {
-            throw RPCError.invalidResponse("result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
+            throw RPCError.invalidResponse("result \(result.redactingSessionIds.jsonText.prefix(200)) does not decode as \(R.self)")
         }
     }
 

@@ -11,6 +11,9 @@ import SignalingSupport
 ///   connection; a drop reconnects with backoff (``Configuration/reconnect``) and resumes the session with
 ///   `connect{sessionId}`, re-sending pending requests with their ids. Close codes 1000 (from the
 ///   server), 1008, 4401, 4403 and 4409 and a user ``close(code:reason:)`` never reconnect.
+/// - An auth refusal is final: an HTTP 401/403 answer to the upgrade or a 4401/4403 close fails ``connect()``, the
+///   pending calls and every later call with ``RPCError/unauthorized(_:)`` or ``RPCError/forbidden(_:)``, and nothing
+///   dials again (not even ``Configuration/autoConnect``).
 /// - Server→client requests go to handlers registered with ``handle(_:_:)-(_,(JSONValue?)->JSONValue)``; an unknown method gets -32601.
 /// - ``notifications`` and ``connectionStates`` are multicast (docs/architecture.md#event-streams). A call's result is
 ///   delivered only after every notification that arrived before its response was published.
@@ -139,19 +142,25 @@ public final class JSONRPCClient: Sendable {
     public var smoothedRTT: Duration? { state.withLock { $0.rtt?.smoothed } }
 
     /// Opens the connection, unless connected already; concurrent callers share one attempt. While the client is
-    /// reconnecting, it waits for the outcome.
+    /// reconnecting, it waits for the outcome. With ``Configuration/acknowledgesNotifications`` (`RoomClient`,
+    /// `TreeClient`) it returns once the server answered the session's opening `connect` (or
+    /// ``Configuration/openingWait`` passed without an answer), so a server that refuses the connection right after
+    /// the handshake (close 4401) fails this call, not the next one.
     ///
     /// Cancelling the calling task makes this call throw ``RPCError/cancelled`` at once; the attempt itself is
     /// cancelled when no other caller waits for it.
-    /// - Throws: ``RPCError/connectionClosed(_:)`` with the transport's reason when it cannot connect.
+    /// - Throws: ``RPCError/connectionClosed(_:)`` with the transport's reason when it cannot connect;
+    ///   ``RPCError/unauthorized(_:)`` or ``RPCError/forbidden(_:)`` when the server refused the connection (HTTP
+    ///   401/403, close 4401/4403), now or before: the client never dials again after a refusal.
     public func connect() async throws {
         if Task.isCancelled { throw RPCError.cancelled }
-        enum Next { case done, wait, run(SharedAttempt?) }
+        enum Next { case done, wait, run(SharedAttempt?), refused(ConnectionEnd) }
         let next = transition { s -> Next in
             switch s.machine.connectRequested() {
             case .none: return .done
             case .waitForReconnection: return .wait
             case .joinAttempt: return .run(s.connecting)
+            case .refused(let end): return .refused(end)
             case .startAttempt:
                 let attempt = SharedAttempt { try await self.openConnection() }
                 s.connecting = attempt
@@ -163,6 +172,7 @@ public final class JSONRPCClient: Sendable {
         case .wait: _ = try await waitForReconnection()
         case .run(let attempt?): try await attempt.wait()
         case .run(nil): throw RPCError.connectionClosed(nil)
+        case .refused(let end): throw RPCError.closed(end)
         }
     }
 
@@ -179,9 +189,9 @@ public final class JSONRPCClient: Sendable {
                 s.connecting = nil
                 s.machine.openFailed(end)
             }
-            eventHub.publish(.failure(.connectionClosed(end)))
+            eventHub.publish(.failure(.closed(end)))
             logger.warning("connect failed", metadata: ["reason": "\(end)"])
-            throw RPCError.connectionClosed(end)
+            throw RPCError.closed(end)
         }
         let opened = transition { s -> Result<Int, RPCError> in
             s.connecting = nil
@@ -198,13 +208,27 @@ public final class JSONRPCClient: Sendable {
             throw error
         }
         // Before anything else is sent on it (docs/wire-protocol.md#delivery).
-        openSession(on: connection, generation: generation)
+        let opening = openSession(on: connection, generation: generation)
         eventHub.publish(.connected)
         logger.debug("connected")
         startReceiving(on: connection, generation: generation)
         startHeartbeat(generation: generation)
         // `connect()` returns once the observers saw `connected` (a RoomClient's state follows them).
         await callbacks.settle()
+        if let opening { try await awaitOpening(opening, generation: generation) }
+    }
+
+    /// Waits (at most ``Configuration/openingWait``) for the answer to the session's opening `connect`: a server
+    /// that refuses the connection after the handshake (4401, 4403) closes it instead of answering, and so does
+    /// one that ends it for good otherwise. Throws that end; any answer, or none in time, lets `connect()` succeed.
+    private func awaitOpening(_ opening: OneShot<RequestTable.Outcome>, generation: Int) async throws {
+        let answer = Task { await opening.wait() }
+        _ = await race(answer, within: configuration.openingWait, on: clock)
+        let ended = state.withLock { s -> ConnectionEnd? in
+            guard s.machine.generation == generation, case .idle(let end?) = s.machine.phase else { return nil }
+            return end
+        }
+        if let ended { throw RPCError.closed(ended) }
     }
 
     /// Closes the connection (a user-initiated close, which never reconnects; a reconnection in progress stops at
@@ -270,11 +294,11 @@ public final class JSONRPCClient: Sendable {
             eventHub.publish(.disconnected(end))
         case .stop:
             // Without reconnecting (policy off, or a close code that forbids it) a drop completes every pending
-            // request at once.
-            let failed = failRequests(with: .connectionClosed(end))
+            // request at once; a refusal (4401, 4403) with its typed error.
+            let failed = failRequests(with: .closed(end))
             logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
             eventHub.publish(.disconnected(end))
-            if end.code != 1000 { eventHub.publish(.failure(.connectionClosed(end))) }
+            if end.code != 1000 { eventHub.publish(.failure(.closed(end))) }
         }
     }
 
@@ -283,7 +307,7 @@ public final class JSONRPCClient: Sendable {
         switch state.withLock({ $0.machine.sendAction }) {
         case .send(let connection): return connection
         case .waitForReconnection: return try await waitForReconnection()
-        case .fail(let end): throw RPCError.connectionClosed(end)
+        case .fail(let end): throw RPCError.closed(end)
         case .connectFirst:
             try await connect()
             guard let connection = state.withLock({ $0.machine.connection }) else { throw RPCError.connectionClosed(nil) }
@@ -300,7 +324,7 @@ public final class JSONRPCClient: Sendable {
         do {
             try await connection.send(text)
         } catch let end as ConnectionEnd {
-            throw RPCError.connectionClosed(end)
+            throw RPCError.closed(end)
         }
     }
 }

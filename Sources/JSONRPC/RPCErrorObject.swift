@@ -51,7 +51,9 @@ public struct RPCErrorObject: Error, Sendable, Hashable, CustomStringConvertible
         self.init(code: c, message: m, data: json["data"])
     }
 
+    /// `JSON-RPC error 400: message ({"sessionId":"68b66a…"})`: the data with every session id redacted
+    /// (``JSONValue/redactingSessionIds``); ``json`` and ``data`` keep them whole.
     public var description: String {
-        "JSON-RPC error \(code): \(message)" + (data.map { " (\($0.jsonText))" } ?? "")
+        "JSON-RPC error \(code): \(message)" + (data.map { " (\($0.redactingSessionIds.jsonText))" } ?? "")
     }
 }

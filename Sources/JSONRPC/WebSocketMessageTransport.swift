@@ -18,9 +18,16 @@ public struct WebSocketMessageTransport: MessageTransport {
     }
 
     /// Opens a WebSocket connection.
-    /// - Throws: the ``/WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout).
+    /// - Throws: the ``/WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout);
+    ///   for an upgrade refused with HTTP 401 or 403, the ``ConnectionEnd`` of the same refusal after the handshake
+    ///   (4401, 4403: ``ConnectionEnd/isAuthorizationRefusal``), so that a client treats both alike.
     public func connect() async throws -> any MessageConnection {
-        WebSocketMessageConnection(try await WebSocketConnection.connect(to: url, configuration: configuration, loop: loop))
+        do {
+            return WebSocketMessageConnection(try await WebSocketConnection.connect(to: url, configuration: configuration, loop: loop))
+        } catch TransportError.upgradeRefused(let status, _) where status == 401 || status == 403 {
+            throw ConnectionEnd(code: UpgradeDecision.closeCode(forStatus: status),
+                                reason: "the server refused the upgrade with HTTP \(status)")
+        }
     }
 }
 

@@ -72,7 +72,7 @@ extension KurentoClient {
     func confirm(_ key: EventKey, with result: Result<JSONValue, KurentoError>) {
         let outcome: Result<String, KurentoError> = result.flatMap { value in
             guard let id = value["value"]?.stringValue else {
-                return .failure(.invalidResponse("'subscribe' answered \(value.jsonText.prefix(200))"))
+                return .failure(.invalidResponse("'subscribe' answered \(value.redactingSessionIds.jsonText.prefix(200))"))
             }
             return .success(id)
         }

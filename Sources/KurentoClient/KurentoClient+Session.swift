@@ -38,7 +38,7 @@ extension KurentoClient {
             try await rpc.connect()
             let result = try await rpc.call(KurentoProtocol.connect, params: nil, timeout: configuration.requestTimeout)
             guard let sessionId = result["sessionId"]?.stringValue, !sessionId.isEmpty else {
-                throw KurentoError.invalidResponse("'connect' answered \(result.jsonText.prefix(200)), no sessionId")
+                throw KurentoError.invalidResponse("'connect' answered \(result.redactingSessionIds.jsonText.prefix(200)), no sessionId")
             }
             let serverId = result["serverId"]?.stringValue
             let opened = state.withLock { s -> Bool in

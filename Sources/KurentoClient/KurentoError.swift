@@ -52,6 +52,7 @@ public enum KurentoError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: self = .cancelled
         case .connectionClosed(let end?): self = .connectionLost("\(end)")
         case .connectionClosed(nil): self = .connectionLost("not connected")
+        case .unauthorized(let end), .forbidden(let end): self = .connectionLost("refused: \(end)")
         case .invalidResponse(let detail), .encodingFailed(let detail): self = .invalidResponse(detail)
         }
     }

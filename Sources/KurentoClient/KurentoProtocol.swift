@@ -49,7 +49,7 @@ enum KurentoProtocol {
     /// The id of the object a `create` made, from its result.
     static func objectId(of result: JSONValue, operation: String) throws(KurentoError) -> String {
         guard let id = result["value"]?.stringValue, !id.isEmpty else {
-            throw KurentoError.invalidResponse("'\(operation)' answered \(result.jsonText.prefix(200)), not an object id")
+            throw KurentoError.invalidResponse("'\(operation)' answered \(result.redactingSessionIds.jsonText.prefix(200)), not an object id")
         }
         return id
     }

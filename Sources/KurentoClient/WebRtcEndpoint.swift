@@ -84,7 +84,7 @@ public struct WebRtcEndpoint: MediaElement, Hashable {
     /// An SDP string from an operation's value.
     static func sdp(_ value: JSONValue, _ operation: String) throws(KurentoError) -> String {
         guard let sdp = value.stringValue, !sdp.isEmpty else {
-            throw KurentoError.invalidResponse("'\(operation)' answered \(value.jsonText.prefix(200)), not an SDP")
+            throw KurentoError.invalidResponse("'\(operation)' answered \(value.redactingSessionIds.jsonText.prefix(200)), not an SDP")
         }
         return sdp
     }

@@ -144,7 +144,7 @@ extension RoomClient {
         do {
             return try result.decode(as: R.self)
         } catch {
-            throw RPCError.invalidResponse("customRequest result \(result.jsonText.prefix(200)) does not decode as \(R.self)")
+            throw RPCError.invalidResponse("customRequest result \(result.redactingSessionIds.jsonText.prefix(200)) does not decode as \(R.self)")
         }
     }
 

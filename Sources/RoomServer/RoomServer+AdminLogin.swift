@@ -93,13 +93,8 @@ extension RoomServer {
                     headers: ["www-authenticate": #"Bearer realm="room-server""#])
     }
 
-    /// The token of an `Authorization: Bearer <token>` header, if any.
-    static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
-    }
+    /// The token of an `Authorization: Bearer <token>` header, if any (`UpgradeRequest.bearerToken(authorization:)`).
+    static func bearerToken(_ header: String?) -> String? { UpgradeRequest.bearerToken(authorization: header) }
 
     /// The session id in a `Cookie` header, if it names ``adminSessionCookie``.
     static func sessionID(cookieHeader: String?) -> String? {

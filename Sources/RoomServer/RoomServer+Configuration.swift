@@ -36,6 +36,15 @@ extension RoomServer {
         /// `UpgradeDecision.closeCode(forStatus:)`) before any request of it is served. Default: every upgrade
         /// is accepted.
         public var authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)?
+        /// A cheap, synchronous first look at each upgrade to ``RoomServer/paths`` and the Tree paths, answered with an
+        /// HTTP status before the handshake: `.reject(status: 401, reason: "unauthorized")` answers HTTP 401 (403:
+        /// HTTP 403), which a client takes as final without the round trip of a handshake (a missing token, a
+        /// token of the wrong form, an Origin not allowed). It runs after the server's own checks (the per-address
+        /// cap's 429, the 404 of an unknown path; not on the admin path) and before ``authorizeUpgrade``, on the
+        /// transport's service thread, where every connection is served: it must be fast, must not block and must
+        /// not call back into the server. Anything slower (a signature, a database, a token service) belongs in
+        /// ``authorizeUpgrade``. `nil` (the default): every upgrade the server's checks let through goes on.
+        public var upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
         /// Decides whether a `createTree` may name its tree itself (docs/wire-protocol.md#tree): it sees the id and
         /// the caller's upgrade request, and a refusal answers Tree error 2. `nil` (the default): client-chosen ids
         /// are refused, and a tree's id is always the server's (a `createTree` without `treeId`), so that nobody can
@@ -83,6 +92,7 @@ extension RoomServer {
             maxMessageSize: Int = 1 << 20,
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
+            upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
             authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)? = nil,
             sessionPrincipal: @escaping @Sendable (UpgradeRequest) -> String? = { $0.bearerToken },
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
@@ -102,6 +112,7 @@ extension RoomServer {
             self.maxMessageSize = maxMessageSize
             self.authorizeJoin = authorizeJoin
             self.authorizeUpgrade = authorizeUpgrade
+            self.upgradeFilter = upgradeFilter
             self.authorizeTreeId = authorizeTreeId
             self.sessionPrincipal = sessionPrincipal
             self.customRequest = customRequest

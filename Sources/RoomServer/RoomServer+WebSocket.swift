@@ -11,10 +11,10 @@ extension RoomServer {
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
     /// Tree is served on ``treePaths`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
     /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
-    /// ``Configuration/authorizeUpgrade`` decides, off the service thread (on every path but ``adminPath``, which
-    /// the admin token guards). Plain HTTP requests on the port get the application's routes
-    /// (``OperationsConfiguration/routes``) and the operations routes (``httpResponse(to:)``,
-    /// docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
+    /// ``Configuration/upgradeFilter`` answers on the service thread, then ``Configuration/authorizeUpgrade``
+    /// decides, off the service thread (both on every path but ``adminPath``, which the admin token guards). Plain
+    /// HTTP requests on the port get the application's routes (``OperationsConfiguration/routes``) and the
+    /// operations routes (``httpResponse(to:)``, docs/operations.md#endpoints); with ``OperationsConfiguration/listener``
     /// a second port serves the probes and metrics alone.
     /// - Throws: `TransportError.listenFailed` when an address cannot be bound or the TLS files are unusable;
     ///   ``OperationsConfiguration/AdminTokenTooShort`` for an admin token under 16 bytes;
@@ -39,6 +39,7 @@ extension RoomServer {
         webSocket.httpHandler = { [weak server] request in
             await server?.httpResponse(to: request) ?? RoomServer.text(503, "shutting down")
         }
+        let embedderFilter = configuration.upgradeFilter
         webSocket.upgradeFilter = { [weak server] request in
             if request.path == adminPath {
                 // docs/operations.md#admin-subscription: the token in `Authorization: Bearer`, or the dashboard's
@@ -51,7 +52,8 @@ extension RoomServer {
             guard paths.contains(request.path) || treePaths.contains(request.path) else {
                 return .reject(status: 404, reason: "Room is served on /room, Tree on /tree and /kurento-tree")
             }
-            return .accept
+            // The server's own checks first (the per-address cap ran before this closure), then the embedder's.
+            return embedderFilter?(request) ?? .accept
         }
         if let authorize = configuration.authorizeUpgrade {
             webSocket.authorizeUpgrade = { request in

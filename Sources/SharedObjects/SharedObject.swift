@@ -137,7 +137,7 @@ public final class SharedObject: Sendable {
         let params = SharedObjectSetParams(name: name, properties: properties).json
         let result = try await rpc.call(SharedObjectMethod.set.rawValue, params: params)
         guard let version = result["version"]?.intValue else {
-            throw RPCError.invalidResponse("sharedObject.set result without version: \(result.jsonText.prefix(200))")
+            throw RPCError.invalidResponse("sharedObject.set result without version: \(result.redactingSessionIds.jsonText.prefix(200))")
         }
         return version
     }

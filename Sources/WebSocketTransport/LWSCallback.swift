@@ -33,11 +33,10 @@ private func handle(
         core?.established(wsi)
         return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        var text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+        let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
         // A refused upgrade: say which HTTP status the server answered (401/403 from an authorizer, say).
-        let status = lws_http_client_http_response(wsi)
-        if status > 0 && status != 101 { text = "server answered HTTP \(status) instead of 101 (\(text))" }
-        core?.connectionError(text)
+        let status = Int(lws_http_client_http_response(wsi))
+        if status > 0 && status != 101 { core?.fail(.upgradeRefused(status: status, detail: text)) } else { core?.connectionError(text) }
         return 0
     case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS:
         // user = the SSL_CTX* of a client vhost that lws_create_vhost is building, on this thread.

@@ -5,6 +5,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidURL(String)
     /// The TCP or WebSocket connection could not be established.
     case connectFailed(String)
+    /// The server answered the upgrade with an HTTP status instead of 101 (401 or 403 from an authorizer, 404 for a
+    /// path it does not serve, 429 over a per-address cap); `detail` is what libwebsockets said.
+    case upgradeRefused(status: Int, detail: String)
     /// The connection was not established within the handshake timeout.
     case handshakeTimeout(Duration)
     /// The server's certificate is not trusted by the configured CAs.
@@ -28,6 +31,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidURL(let s): "invalid WebSocket URL: \(s) (expected ws:// or wss://host[:port]/path)"
         case .connectFailed(let s): "connect failed: \(s)"
+        case .upgradeRefused(let status, let detail): "connect failed: server answered HTTP \(status) instead of 101 (\(detail))"
         case .handshakeTimeout(let d): "WebSocket handshake did not complete within \(d); is the server up and speaking WebSocket?"
         case .tlsCertificateUntrusted(let s): "TLS: server certificate is not trusted (\(s)); configure its CA with `TLSClientConfiguration.caFile`"
         case .tlsHostnameMismatch(let s): "TLS: server certificate does not match the host name (\(s))"

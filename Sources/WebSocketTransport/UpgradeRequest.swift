@@ -11,13 +11,31 @@ public struct UpgradeRequest: Sendable, Hashable {
     /// The peer's address.
     public var peerAddress: String
 
-    /// The bearer token: `Authorization: Bearer …`, else `?access_token=` (for browsers, which cannot set headers
-    /// on a WebSocket); `nil` without either (docs/architecture.md#identity).
+    /// Creates a request as the server would capture it (for testing an ``WebSocketServerConfiguration/upgradeFilter``
+    /// or an authorizer); `headers` are keyed by lowercase name.
+    public init(path: String = "/", query: String = "", headers: [String: String] = [:], peerAddress: String = "") {
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.peerAddress = peerAddress
+    }
+
+    /// The bearer token: `Authorization: Bearer …` (the scheme in any case, RFC 9110 §11.1; RFC 6750 §2.1), else
+    /// `?access_token=` (RFC 6750 §2.3, for browsers, which cannot set headers on a WebSocket; a query string can
+    /// end up in proxy logs, so prefer the header); `nil` without either (docs/architecture.md#identity).
     public var bearerToken: String? {
-        if let header = headers["authorization"], header.lowercased().hasPrefix("bearer ") {
-            return String(header.dropFirst("bearer ".count))
-        }
-        return queryItem("access_token")
+        Self.bearerToken(authorization: headers["authorization"]) ?? queryItem("access_token")
+    }
+
+    /// The token of an `Authorization` header value of the Bearer scheme: `Bearer`, `bearer` or `BEARER`, one or more
+    /// spaces, then the token (surrounding spaces dropped); `nil` for another scheme or an empty token.
+    public static func bearerToken(authorization header: String?) -> String? {
+        guard let header else { return nil }
+        let trimmed = header.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "bearer",
+              let space = trimmed.dropFirst(6).first, space == " " || space == "\t" else { return nil }
+        let token = trimmed.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 
     /// The value of the query parameter `name`, percent-decoded.

@@ -133,6 +133,10 @@ extension RoomJoin {
     private func connect(_ client: RoomClient) async throws {
         do {
             try await client.connect()
+        } catch let error as RPCError where error.isAuthorizationRefusal {
+            // The server refused the token (HTTP 401/403, close 4401/4403): final, nothing dials again.
+            output.error("cannot connect to \(url): \(Problem.describe(error))")
+            throw ExitCode(4)
         } catch {
             output.error("cannot connect to \(url): \(Problem.connectFailure(error, url: url))")
             throw ExitCode(3)
@@ -256,6 +260,11 @@ extension RoomJoin {
     /// The connection ended for good (closed by the server with a code that forbids reconnecting, or the reconnect
     /// budget was spent): says so in one line and exits 5. No new session is opened (`autoConnect` is off).
     private func connectionEnded(_ end: ConnectionEnd?) throws -> Never {
+        if let end, end.isAuthorizationRefusal {
+            output.error(Problem.refusal(end))
+            output.report(Report(event: "left", fields: ["reason": "refused", "room": .string(room)]))
+            throw ExitCode(4)
+        }
         let hint = switch end?.code {
         case 1008: ": the server's policy refused this session (e.g. too many requests); not reconnecting"
         case 1009: ": a message was over the server's size limit; not reconnecting"

@@ -30,6 +30,7 @@ extension RoomJoin {
     /// join now), 5 for anything else.
     static func joinFailure(_ error: any Error) -> (message: String, exitCode: Int32) {
         if let error = error as? RoomError { return ("join refused: \(error)", 4) }
+        if let error = error as? RPCError, error.isAuthorizationRefusal { return ("join refused: \(Problem.describe(error))", 4) }
         if let remote = (error as? RPCError)?.remoteError, remote.code == -32000, remote.message == "cluster unavailable" {
             return ("join refused: the server's cluster is unavailable; nothing was reserved, try again later", 4)
         }

@@ -132,6 +132,9 @@ extension TreeJoin {
     private func connect(_ party: TreeParty) async throws {
         do {
             try await party.client.connect()
+        } catch let error as RPCError where error.isAuthorizationRefusal {
+            // The server refused the token (HTTP 401/403, close 4401/4403): final, nothing dials again.
+            throw Failure(message: "cannot connect to \(url): \(Problem.describe(error))", code: 4)
         } catch {
             throw Failure(message: "cannot connect to \(url): \(Problem.connectFailure(error, url: url))", code: 3)
         }
@@ -147,6 +150,8 @@ extension TreeJoin {
             return try await body()
         } catch let error as TreeError {
             throw Failure(message: "cannot \(what): refused, \(error)", code: 4)
+        } catch let error as RPCError where error.isAuthorizationRefusal {
+            throw Failure(message: "cannot \(what): \(Problem.describe(error))", code: 4)
         } catch {
             throw Failure(message: "cannot \(what): \(Problem.describe(error))", code: 5)
         }

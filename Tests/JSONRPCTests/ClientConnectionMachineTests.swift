@@ -91,6 +91,23 @@ import Testing
         #expect(machine.connectionState == .disconnected(end))
     }
 
+    @Test(arguments: [4401, 4403] as [UInt16])
+    func aRefusalIsFinalForConnectAndForSendsEvenWithAutoConnect(code: UInt16) {
+        // After the server closed with a refusal, or refused the first connection
+        var closed = openMachine()
+        let end = ConnectionEnd(code: code, reason: "refused")
+        #expect(closed.connectionEnded(generation: 1, end: end, pendingIDs: []) == .stop)
+        var refusedAtOnce = Machine(reconnects: true, autoConnect: true)
+        _ = refusedAtOnce.connectRequested()
+        refusedAtOnce.openFailed(end)
+        for var machine in [closed, refusedAtOnce] {
+            // Then a send fails with that end instead of connecting first, and so does connect
+            guard case .fail(end?) = machine.sendAction else { Issue.record("a send should fail"); continue }
+            #expect(machine.connectRequested() == .refused(end))
+            #expect(machine.connectionState == .disconnected(end))
+        }
+    }
+
     @Test func withoutTheReconnectPolicyEveryLossStops() {
         var machine = openMachine(reconnects: false)
         #expect(machine.connectionEnded(generation: 1, end: drop, pendingIDs: []) == .stop)

@@ -131,8 +131,9 @@ struct ReconnectLifecycleTests {
         let end = ConnectionEnd(code: code, reason: "no")
         await first.close(code: code, reason: "no")
 
-        // Then the request fails at once, the client is disconnected, and it never dials again
-        await #expect(throws: RPCError.connectionClosed(end)) { try await call.value }
+        // Then the request fails at once (a refusal with its typed error), the client is disconnected, and it never
+        // dials again
+        await #expect(throws: RPCError.closed(end)) { try await call.value }
         #expect(client.connectionState == .disconnected(end))
         clock.advance(by: .seconds(120))
         #expect(transport.attempts == 1)
