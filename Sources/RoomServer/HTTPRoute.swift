@@ -8,7 +8,7 @@ public import WebSocketTransport
 /// and the task is cancelled. A handler that throws is answered 500 (the error is logged, never sent). The request
 /// has passed the same checks as the server's own routes: a head within libwebsockets' 4 KiB, an unambiguous body
 /// framing (400 otherwise), and for ``Method/post`` a `Content-Length` body of at most ``maxBodySize`` bytes (413
-/// otherwise).
+/// otherwise; `Content-Length: 0` is an empty body, no `Content-Length` at all 411).
 ///
 /// ```swift
 /// let version = HTTPRoute(.get, "/version") { _ in
@@ -23,7 +23,8 @@ public struct HTTPRoute: Sendable {
         /// `GET`, and `HEAD` too: the handler sees ``/WebSocketTransport/HTTPRequest/method`` `HEAD` and the
         /// server writes no body.
         case get = "GET"
-        /// `POST` with a `Content-Length` body of at most ``HTTPRoute/maxBodySize`` bytes.
+        /// `POST` with a `Content-Length` body of at most ``HTTPRoute/maxBodySize`` bytes (`Content-Length: 0`:
+        /// an empty body).
         case post = "POST"
     }
 

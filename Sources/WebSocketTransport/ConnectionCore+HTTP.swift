@@ -115,8 +115,14 @@ extension ConnectionCore {
     }
 
     /// `LWS_CALLBACK_HTTP_BODY`: a piece of the request's body. Returns -1 to close the socket.
+    ///
+    /// A `POST` with `Content-Length: 0` is complete at its head: its handler (or its 426) started in
+    /// ``httpRequest(_:)``. lws 4.1.6 still calls this with no bytes, then `LWS_CALLBACK_HTTP_BODY_COMPLETION`, right
+    /// after `LWS_CALLBACK_HTTP` returns (server.c, `lws_http_action`, "POST with an explicit content-length of
+    /// zero"; warmcat/libwebsockets#1337, #1421): both are ignored. Closing the socket there, as any other body
+    /// outside ``HTTPExchange/Phase/receiving`` is, left such a request without an answer.
     func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard let exchange = httpExchange, case .receiving = exchange.phase else { return -1 }
+        guard let exchange = httpExchange, case .receiving = exchange.phase else { return length == 0 ? 0 : -1 }
         guard exchange.received.count + length <= exchange.expectedBody else { return -1 }
         if let input, length > 0 {
             exchange.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
@@ -124,9 +130,12 @@ extension ConnectionCore {
         return 0
     }
 
-    /// `LWS_CALLBACK_HTTP_BODY_COMPLETION`: the whole body arrived; the handler gets the request.
+    /// `LWS_CALLBACK_HTTP_BODY_COMPLETION`: the whole body arrived; the handler gets the request. Outside
+    /// ``HTTPExchange/Phase/receiving`` it ends the empty body of a `POST` with `Content-Length: 0`, which was
+    /// complete at its head (``httpBody(_:_:_:)``), and is ignored.
     func httpBodyComplete(_ wsi: OpaquePointer) -> Int32 {
-        guard let exchange = httpExchange, case .receiving = exchange.phase, var request = exchange.request,
+        guard let exchange = httpExchange, case .receiving = exchange.phase else { return 0 }
+        guard var request = exchange.request,
               exchange.received.count == exchange.expectedBody, let configuration = server?.configuration,
               let handler = configuration.httpHandler
         else { return -1 }

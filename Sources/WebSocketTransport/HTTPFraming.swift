@@ -6,7 +6,8 @@ enum HTTPFraming: Equatable {
     case none
     /// A body of exactly this many bytes (1 or more) follows the head.
     case body(Int)
-    /// Answer with this status and close the socket without reading further.
+    /// Answer with this status and close the socket without reading further (400 ambiguous, 411 no length on a
+    /// `POST`, `PUT` or `PATCH`, 413 too large).
     case refuse(status: Int, reason: String)
 
     /// What the head says, from what lws parsed of it.
@@ -23,7 +24,18 @@ enum HTTPFraming: Equatable {
         // We serve no chunked bodies, and a length beside a Transfer-Encoding is the classic smuggling pair.
         if transferEncoding { return .refuse(status: 400, reason: "Transfer-Encoding is not accepted") }
         guard contentLengths.count <= 1 else { return .refuse(status: 400, reason: "more than one Content-Length") }
-        guard let text = contentLengths.first else { return .none }
+        guard let text = contentLengths.first else {
+            // RFC 9112 §6.3 (rule 7): a request with neither Transfer-Encoding nor Content-Length has no body, so a
+            // proxy in front takes the bytes after its head for the next request. lws 4.1.6 does not: for a POST,
+            // PUT or PATCH without a length it expects a body of up to 100 MiB (server.c, `lws_http_action`) and
+            // reads what follows as that body, so a kept-alive socket never answered the next requests. Such a
+            // request is refused instead, with the status RFC 9110 §15.5.12 names for it; a client with an empty
+            // body sends `Content-Length: 0` (RFC 9110 §8.6: it SHOULD for a POST).
+            guard !Self.lengthRequired.contains(method) else {
+                return .refuse(status: 411, reason: "a \(method) request needs a Content-Length (0 for an empty body)")
+            }
+            return .none
+        }
         guard let length = decimal(text) else { return .refuse(status: 400, reason: "Content-Length is not a number") }
         guard length > 0 else { return .none }
         guard method == "POST" else { return .refuse(status: 400, reason: "a \(method) request has no body") }
@@ -32,6 +44,9 @@ enum HTTPFraming: Equatable {
         }
         return .body(length)
     }
+
+    /// The methods lws reads a body for when the head gives no length: answered 411 without one.
+    static let lengthRequired: Set<String> = ["POST", "PUT", "PATCH"]
 
     /// `text` without optional whitespace as a decimal number of at most 18 digits (no sign, no list); nil
     /// otherwise.

@@ -89,7 +89,7 @@ private func handle(
         if let core { return core.httpRequest(wsi) }
         return ConnectionCore.upgradeRequired(wsi)
     case LWS_CALLBACK_HTTP_BODY:
-        // A POST's body, which only arrives once `httpRequest` accepted its length.
+        // A POST's body, which only arrives once `httpRequest` accepted its length (no bytes for `Content-Length: 0`).
         return core?.httpBody(wsi, input, length) ?? -1
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return core?.httpBodyComplete(wsi) ?? -1

@@ -127,7 +127,8 @@ public struct WebSocketServerConfiguration: Sendable {
     public var httpHandlerTimeout: Duration = .seconds(10)
     /// The largest `POST` body ``httpHandler`` accepts, in bytes (``HTTPRequest/body``): it must come with one
     /// `Content-Length` (no chunked bodies) and arrive within ``handshakeTimeout``; a larger one is answered 413
-    /// and its connection closed. 0 (the default): no `POST` at all, answered 405.
+    /// and its connection closed. `Content-Length: 0` is an empty body; a `POST` without any `Content-Length` is
+    /// answered 411 and its connection closed. 0 (the default): no `POST` at all, answered 405.
     public var maxHTTPBodySize = 0
     /// Message size limits, flow control and keep-alive.
     public var limits = ConnectionLimits()

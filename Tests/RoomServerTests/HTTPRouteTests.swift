@@ -46,6 +46,24 @@ import WebSocketTransport
         await server.shutdown()
     }
 
+    @Test func anEmptyPostIsAnsweredOnARouteAndOnTheDashboardLogout() async throws {
+        // Given a POST route and the admin dashboard
+        let server = try await RoomServer.start(.init(operations: .init(adminToken: AdminLoginTests.token,
+                                                                        routes: [Self.echo])))
+        let port = try Self.port(server)
+        // When a POST comes with `Content-Length: 0`, then it is answered with its handler's answer (a silent socket
+        // fails after 3 s)
+        for (path, status) in [("/hooks/echo", 201), (RoomServer.dashboardLogoutPath, 303)] {
+            let empty = try await RawHTTPClient.exchange(port: port, "POST", path, headers: ["Content-Length": "0"],
+                                                         timeout: .seconds(3))
+            #expect(empty.status == status && empty.body.isEmpty, "\(path): \(empty)")
+            // And without any length (nor Transfer-Encoding), 411: lws would read what follows as its body
+            let unframed = try await RawHTTPClient.exchange(port: port, "POST", path, timeout: .seconds(3))
+            #expect(unframed.status == 411 && unframed.headers["connection"] == "close", "\(path): \(unframed)")
+        }
+        await server.shutdown()
+    }
+
     @Test func aRouteOnTheServersOwnPathOrAMalformedOneIsRefusedAtStart() async throws {
         let ok = HTTPRoute(.get, "/ok") { _ in HTTPResponse(status: 204) }
         for (route, words) in [

@@ -50,6 +50,40 @@ import Testing
         await server.shutdown()
     }
 
+    @Test(arguments: ["POST", "PUT", "PATCH"])
+    func aBodyWithoutALengthIsRefusedWith411AndTheNextRequestIsNeverTakenForIt(_ method: String) async throws {
+        // RFC 9112 §6.3: the request has no body and `GET /smuggled` is the next one; lws would read it as a body.
+        let paths = LockedBox<[String]>([])
+        let server = try await HTTPTests.server(maxBody: 64) { request in
+            paths.mutate { $0.append(request.path) }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "served \(request.path)")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.tcp.setReceiveTimeout(.seconds(5) * deadlineScale)
+        try client.send("\(method) /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n\(Self.smuggled)")
+
+        let bytes = try await withDeadline(.seconds(30), "the socket to close") { await client.tcp.readToEOF() }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let status = method == "POST" ? "411 " : "405 "
+        #expect(text.hasPrefix("HTTP/1.1 " + status), "\(method): \(text)")
+        #expect(text.lowercased().contains("connection: close"), "\(method): \(text)")
+        #expect(text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(method): one response only: \(text)")
+        #expect(paths.value.isEmpty, "\(method): served \(paths.value)")
+        await server.shutdown()
+    }
+
+    @Test func aPostWithoutALengthIs411OnAnEndpointWithoutHandlerToo() async throws {
+        let server = try await WebSocketServer.start(WebSocketServerConfiguration(), loop: .shared)
+        let client = try RawHTTPClient(port: server.port)
+        try client.tcp.setReceiveTimeout(.seconds(5) * deadlineScale)
+        try client.send("POST /room HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n\(Self.smuggled)")
+        let text = String(decoding: try await withDeadline(.seconds(30), "the socket to close") {
+            await client.tcp.readToEOF()
+        }, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 411 ") && text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(text)")
+        await server.shutdown()
+    }
+
     @Test func aGetWithAZeroContentLengthIsServedAndKeptAlive() async throws {
         let server = try await HTTPTests.server { request in
             HTTPResponse(status: 200, contentType: "text/plain", body: "served \(request.path)")
