@@ -1,7 +1,7 @@
 public import RoomServer
 public import ServiceLifecycle
 
-/// A started ``RoomServer/RoomServer`` as a swift-service-lifecycle `Service`, so that it runs in a `ServiceGroup`
+/// A started ``/RoomServer/RoomServer`` as a swift-service-lifecycle `Service`, so that it runs in a `ServiceGroup`
 /// beside the application's other services and shuts down gracefully on SIGTERM.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ public import ServiceLifecycle
 /// try await group.run()
 /// ```
 ///
-/// ``run()`` returns when the first of these happens, and the server is shut down (``RoomServer/RoomServer/shutdown()``:
+/// ``run()`` returns when the first of these happens, and the server is shut down (``/RoomServer/RoomServer/shutdown()``:
 /// drain, 1001 to every session, media released, cluster left, all within the server's shutdown timeout) before it
 /// returns, whichever it was:
 /// - the group triggers a graceful shutdown (a signal it was told to watch, or `triggerGracefulShutdown()`);
@@ -24,17 +24,17 @@ public struct RoomServerService: Service {
     /// The server this service runs and shuts down.
     public let server: RoomServer
 
-    /// Runs `server`, which ``RoomServer/RoomServer/start(_:)`` has started.
+    /// Runs `server`, which ``/RoomServer/RoomServer/start(_:)`` has started.
     public init(_ server: RoomServer) {
         self.server = server
     }
 
     /// Serves until a graceful shutdown, a cancellation or the server's own stop, then shuts the server down.
     ///
-    /// Both a graceful shutdown and a cancellation go through ``RoomServer/RoomServer/shutdown()``, in a task of its
+    /// Both a graceful shutdown and a cancellation go through ``/RoomServer/RoomServer/shutdown()``, in a task of its
     /// own so that this task's cancellation does not cut its waits short: media and cluster claims are released
     /// before `run()` returns. On a graceful shutdown the server keeps serving through its drain period (`/readyz`
-    /// answering 503); on a cancellation the listener stops at once, as ``RoomServer/RoomServer/run()`` does when
+    /// answering 503); on a cancellation the listener stops at once, as ``/RoomServer/RoomServer/run()`` does when
     /// cancelled.
     public func run() async {
         let server = server

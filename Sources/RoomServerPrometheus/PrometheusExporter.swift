@@ -5,7 +5,7 @@ public import Prometheus
 public import RoomServer
 
 /// The metrics of a process in Prometheus form (docs/operations.md#metrics): one registry, the swift-metrics
-/// factory over it (request latencies in ``SignalingMetrics/requestDurationBuckets``), and ``metricsExposition()``,
+/// factory over it (request latencies in ``/JSONRPC/SignalingMetrics/requestDurationBuckets``), and ``metricsExposition()``,
 /// the text a `GET /metrics` answers with.
 ///
 /// ```swift
@@ -32,7 +32,7 @@ public struct PrometheusExporter: Sendable {
     }
 
     /// The swift-metrics factory over ``registry``: request latencies, the signaling servers' and Kurento Media
-    /// Server's, get buckets from 250 µs to 30 s (``SignalingMetrics/requestDurationBuckets``).
+    /// Server's, get buckets from 250 µs to 30 s (``/JSONRPC/SignalingMetrics/requestDurationBuckets``).
     public var factory: PrometheusMetricsFactory {
         var factory = PrometheusMetricsFactory(registry: registry)
         for name in [SignalingMetrics.Name.requestDuration, KurentoClient.MetricName.requestDuration] {
