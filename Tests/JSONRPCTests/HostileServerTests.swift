@@ -8,12 +8,18 @@ import WebSocketTransport
 /// (``HostileWebSocketServer``, raw TCP, real sockets). Every call completes exactly once with a clear error, and
 /// nothing hangs.
 @Suite struct HostileServerTests {
-    /// A client of `server` with short timeouts (stretched for sanitizer runs) and no retries.
+    /// A client of `server` with short timeouts (stretched for sanitizer runs), no retries and no heartbeat.
+    ///
+    /// No heartbeat: a ``HostilePeer`` answers the client's `ping` only while it waits for a request
+    /// (``HostilePeer/nextMessage()``), not while its script floods or waits for the close, and the heartbeat's
+    /// interval is not stretched for sanitizer runs. A script that outlasts two intervals (50,000 notifications
+    /// under ThreadSanitizer) would have its connection dropped as dead and its call failed with
+    /// `connectionClosed`, which these tests are not about.
     func client(of server: HostileWebSocketServer, timeout: Duration = .milliseconds(400)) -> JSONRPCClient {
         var webSocket = WebSocketClientConfiguration()
         webSocket.handshakeTimeout = .seconds(2) * deadlineScale
         return JSONRPCClient(url: server.url("/"),
-                             configuration: .init(requestTimeout: timeout * deadlineScale, retries: 0),
+                             configuration: .init(requestTimeout: timeout * deadlineScale, retries: 0, heartbeat: .off),
                              webSocket: webSocket)
     }
 
@@ -191,11 +197,19 @@ import WebSocketTransport
         // Then the call completes after the flood, the reading subscriber saw the flood in order (all of it, or a
         // prefix ended by overflow), and the subscriber that never read was ended instead of growing
         #expect(try await outcome(client, "afterFlood") == .success(["value": "afterFlood"]))
-        let seen = try await withDeadline(.seconds(30), "the reader to finish") { await counted.value }
+        // Awaiting a task's value ignores cancellation: the reader is cancelled when the deadline passes, so that a
+        // flood that never comes fails the test instead of hanging it.
+        let seen = try await withDeadline(.seconds(30), "the reader to finish") {
+            await withTaskCancellationHandler { await counted.value } onCancel: { counted.cancel() }
+        }
         #expect(seen > 0)
-        var idleCount = 0
-        await #expect(throws: BroadcastOverflow.self) { for try await _ in idle { idleCount += 1 } }
-        #expect(idleCount <= client.configuration.notificationBufferLimit)
+        let idleCount = LockedBox(0)
+        await #expect(throws: BroadcastOverflow.self) {
+            try await withDeadline(.seconds(10), "the idle subscriber to be ended") {
+                for try await _ in idle { idleCount.mutate { $0 += 1 } }
+            }
+        }
+        #expect(idleCount.value <= client.configuration.notificationBufferLimit)
     }
 
     @Test func serverRequestsGetAResponseWithTheSameId() async throws {
