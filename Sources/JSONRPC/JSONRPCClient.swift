@@ -223,7 +223,12 @@ public final class JSONRPCClient: Sendable {
     /// one that ends it for good otherwise. Throws that end; any answer, or none in time, lets `connect()` succeed.
     private func awaitOpening(_ opening: OneShot<RequestTable.Outcome>, generation: Int) async throws {
         let answer = Task { await opening.wait() }
-        _ = await race(answer, within: configuration.openingWait, on: clock)
+        // The refusal may reach the opening request (its write reported the close) before the receive loop has
+        // ended the connection: the request's own error then says it.
+        if case .finished(.failure(let error)) = await race(answer, within: configuration.openingWait, on: clock),
+           let end = error.connectionEnd, end.isAuthorizationRefusal {
+            throw RPCError.closed(end)
+        }
         let ended = state.withLock { s -> ConnectionEnd? in
             guard s.machine.generation == generation, case .idle(let end?) = s.machine.phase else { return nil }
             return end
