@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build test leaks demo cluster-demo tsan asan fuzz idle-cpu bench docs clean
+.PHONY: deps build examples test leaks demo cluster-demo tsan asan fuzz idle-cpu bench docs clean
 
 deps:
 	bash scripts/deps.sh
@@ -8,12 +8,21 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The embedding example (Examples/Embedding, README "Five-minute walkthrough"): a package of its own that depends on
+# this one by path and uses only its public products, so that a missing product or an internal need breaks this
+# build. Debug, its own scratch path; `make test` runs its binaries (EmbeddingExampleTests, through KS_EXAMPLES_BIN).
+EXAMPLES_SCRATCH = $(CURDIR)/Examples/Embedding/.build
+examples: deps
+	# The build plan of a path dependency goes stale when the root package gains a source file: plan afresh.
+	rm -f $(EXAMPLES_SCRATCH)/debug.yaml
+	cd Examples/Embedding && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH)
+
 # The whole default suite (unit + integration over 127.0.0.1). Swift Testing prints the closing tally.
 # Serial (about 90 s): some witnesses (python, openssl) still block a cooperative thread while they run, and on
 # 2 cores that starved unrelated tests past their deadlines when everything ran at once.
-test: deps
+test: deps examples
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel --skip LeakTests
+	KS_EXAMPLES_BIN=$(EXAMPLES_SCRATCH)/debug $(SWIFT) test --skip-build --no-parallel --skip LeakTests
 
 # Leak checks after many reconnect cycles (descriptors, streams, continuations), alone in their own process so
 # that no other test's sockets move the descriptor count.
