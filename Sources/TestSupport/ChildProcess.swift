@@ -25,12 +25,19 @@ public final class ChildProcess: Sendable {
 
     /// Launches `product` with `arguments`. Its stdin is empty, or with `writableInput` a pipe that ``write(_:)``
     /// feeds and ``closeInput()`` ends. `environment` adds to (or replaces in) the test process's environment.
-    public init(_ product: String, _ arguments: [String], writableInput: Bool = false,
-                environment: [String: String] = [:]) throws {
+    public convenience init(_ product: String, _ arguments: [String], writableInput: Bool = false,
+                            environment: [String: String] = [:]) throws {
         let executable = Self.executable(product)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw NotBuilt(path: executable.path)
         }
+        try self.init(executable: executable, arguments, writableInput: writableInput, environment: environment)
+    }
+
+    /// Launches the program at `executable`, built elsewhere than this package's build (another package's, such as
+    /// Examples/Embedding); otherwise as ``init(_:_:writableInput:environment:)``.
+    public init(executable: URL, _ arguments: [String], writableInput: Bool = false,
+                environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
