@@ -27,16 +27,22 @@ public final class JSONRPCWebSocketListener: Sendable {
     public var url: String { webSocketServer.url + "/" }
 
     /// Serves each connection with the server `route` picks from its upgrade request (`server` when `route` is
-    /// `nil` or returns `nil`).
+    /// `nil` or returns `nil`), in SockJS framing when `sockJS` returns options for its upgrade request.
     init(server: JSONRPCServer, webSocketServer: WebSocketServer,
-         route: (@Sendable (UpgradeRequest) -> JSONRPCServer?)? = nil) {
+         route: (@Sendable (UpgradeRequest) -> JSONRPCServer?)? = nil,
+         sockJS: (@Sendable (UpgradeRequest) -> SockJSOptions?)? = nil) {
         self.server = server
         self.webSocketServer = webSocketServer
         serving = Task {
             await withDiscardingTaskGroup { group in
                 for await connection in webSocketServer.connections {
                     let target = connection.request.flatMap { route?($0) } ?? server
-                    group.addTask { await target.serve(WebSocketMessageConnection(connection)) }
+                    let adapter = if let options = connection.request.flatMap({ sockJS?($0) }) {
+                        WebSocketMessageConnection(connection, sockJS: options)
+                    } else {
+                        WebSocketMessageConnection(connection)
+                    }
+                    group.addTask { await target.serve(adapter) }
                 }
             }
         }
@@ -85,5 +91,16 @@ extension JSONRPCServer {
     {
         JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop),
                                  route: route)
+    }
+
+    /// Listens like ``listen(on:loop:route:)``, and serves in SockJS framing (docs/wire-protocol.md#sockjs) each
+    /// connection whose upgrade request `sockJS` returns options for.
+    package func listen(on configuration: WebSocketServerConfiguration = .init(), loop: WebSocketEventLoop = .shared,
+                        sockJS: @escaping @Sendable (UpgradeRequest) -> SockJSOptions?,
+                        route: @escaping @Sendable (UpgradeRequest) -> JSONRPCServer?) async throws
+        -> JSONRPCWebSocketListener
+    {
+        JSONRPCWebSocketListener(server: self, webSocketServer: try await WebSocketServer.start(configuration, loop: loop),
+                                 route: route, sockJS: sockJS)
     }
 }

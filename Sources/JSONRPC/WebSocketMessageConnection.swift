@@ -8,13 +8,44 @@ public import WebSocketTransport
 ///   which the JSON parser then rejects).
 /// - Every end of the connection, the clean 1000 close included, surfaces as ``ConnectionEnd`` with the close
 ///   code and reason, from ``receive()`` and from ``send(_:)``.
+/// - A server's connection to a SockJS session URL carries SockJS framing (docs/wire-protocol.md#sockjs): the
+///   adapter sends the open frame, wraps each message in an `a[…]` frame, sends heartbeats and a `c[…]` frame
+///   before it closes, and unwraps the client's frames into messages.
 public final class WebSocketMessageConnection: MessageConnection {
     /// The underlying WebSocket connection.
     public let webSocket: WebSocketConnection
+    /// The SockJS session the connection carries, if any.
+    private let sockJS: SockJSSession?
 
     /// Wraps `webSocket`. The adapter becomes the single consumer of its ``/WebSocketTransport/WebSocketConnection/messages``.
     public init(_ webSocket: WebSocketConnection) {
         self.webSocket = webSocket
+        sockJS = nil
+    }
+
+    /// Wraps `webSocket`, a server's connection to a SockJS session URL, in SockJS framing: sends the open frame
+    /// at once, and heartbeats when the server is silent for ``SockJSOptions/heartbeatInterval``.
+    package init(_ webSocket: WebSocketConnection, sockJS options: SockJSOptions) {
+        self.webSocket = webSocket
+        let session = SockJSSession(options)
+        sockJS = session
+        try? webSocket.enqueue(.text(SockJSFrame.open), written: nil)
+        session.startHeartbeat { [weak webSocket] in
+            guard let webSocket else { return false }
+            do {
+                try webSocket.enqueue(.text(SockJSFrame.heartbeat), written: nil)
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// `text` as it goes on the wire: itself, or in a SockJS session its message frame.
+    private func frame(_ text: String) -> String {
+        guard let sockJS else { return text }
+        sockJS.noteSent()
+        return SockJSFrame.messages([text])
     }
 
     /// The executor of the event loop's service thread that owns the socket
@@ -31,7 +62,7 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
     public func send(_ text: String) async throws {
         do {
-            try await webSocket.send(.text(text))
+            try await webSocket.send(.text(frame(text)))
         } catch TransportError.closed(let info) {
             throw ConnectionEnd(info)
         }
@@ -47,7 +78,7 @@ public final class WebSocketMessageConnection: MessageConnection {
             if let whenWritten {
                 written = { error in whenWritten(error.map { ConnectionEnd(transportError: $0) }) }
             }
-            try webSocket.enqueue(.text(text), written: written)
+            try webSocket.enqueue(.text(frame(text)), written: written)
         } catch TransportError.closed(let info) {
             throw ConnectionEnd(info)
         }
@@ -57,6 +88,25 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// - Throws: ``ConnectionEnd`` once the connection has ended (after every message that arrived before the
     ///   close was delivered), or `CancellationError` when the waiting task is cancelled.
     public func receive() async throws -> String {
+        guard let sockJS else { return try await receiveFrame() }
+        while true {
+            if let message = sockJS.takePending() { return message }
+            let frame = try await receiveFrame()
+            do {
+                sockJS.keep(try SockJSFrame.clientMessages(frame))
+            } catch {
+                // sockjs-protocol-0.3.3.py `test_broken_json`: the server ends the session; Spring's
+                // WebSocketServerSockJsSession.handleMessage closes it with BAD_DATA.
+                let (code, reason) = SockJSFrame.brokenDataClose
+                await close(code: code, reason: reason)
+                // Nothing after the broken data is served: read on to the end.
+                while true { _ = try await receiveFrame() }
+            }
+        }
+    }
+
+    /// The next inbound WebSocket message, as text.
+    private func receiveFrame() async throws -> String {
         try Task.checkCancellation()
         // The iterator holds no state of its own (the connection buffers), so a fresh one per call reads the one
         // inbound sequence in order.
@@ -77,6 +127,11 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// Closes the connection with `code` and `reason`, after flushing what was sent, and waits until it is
     /// closed. Closing again does nothing.
     public func close(code: UInt16 = 1000, reason: String = "") async {
+        if let sockJS {
+            // As Spring's AbstractSockJsSession.close: the close frame, then the WebSocket close with the same status.
+            sockJS.stop()
+            try? webSocket.enqueue(.text(SockJSFrame.close(code: code, reason: reason)), written: nil)
+        }
         await webSocket.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
     }
 }

@@ -25,6 +25,9 @@ extension RoomServer {
         /// The largest inbound message, in bytes (docs/architecture.md#defaults); bigger ones close the socket
         /// with 1009. Default 1 MiB.
         public var maxMessageSize: Int
+        /// How long a SockJS session (docs/wire-protocol.md#sockjs) may go without a frame from the server before
+        /// it sends a heartbeat frame `h`, on ``clock``. Default 25 s, as SockJS and Spring.
+        public var sockJSHeartbeatInterval: Duration
         /// Decides whether a join may proceed (docs/architecture.md#identity); a refusal answers 401 "unauthorized". It
         /// runs after the name is reserved, so it may take its time. Default: everyone may join.
         public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
@@ -90,6 +93,7 @@ extension RoomServer {
             limits: RoomServerLimits = .init(),
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
+            sockJSHeartbeatInterval: Duration = .seconds(25),
             authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
@@ -110,6 +114,7 @@ extension RoomServer {
             self.limits = limits
             self.reconnectionWindow = reconnectionWindow
             self.maxMessageSize = maxMessageSize
+            self.sockJSHeartbeatInterval = sockJSHeartbeatInterval
             self.authorizeJoin = authorizeJoin
             self.authorizeUpgrade = authorizeUpgrade
             self.upgradeFilter = upgradeFilter

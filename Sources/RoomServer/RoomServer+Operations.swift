@@ -51,6 +51,7 @@ extension RoomServer {
     ///   `token`) → 303 to `/dashboard` with the session cookie, or the form with 401 or 429;
     ///   `POST /dashboard/logout` → 303 to `/dashboard`, the session ended; `GET /` → 302 to `/dashboard`.
     /// - `GET /metrics` → ``OperationsConfiguration/metricsExposition`` as `text/plain; version=0.0.4`.
+    /// - `GET /room/info`, `/tree/info` and `/kurento-tree/info` → SockJS's info (docs/wire-protocol.md#sockjs).
     /// - Without an admin token `/rooms` and `/dashboard` answer 404 (and `/` 426, as for any WebSocket path);
     ///   without an exposition `/metrics` answers 404; `scope` ``OperationsScope/probes`` serves only `/healthz`,
     ///   `/readyz` and `/metrics`. Other paths answer 404, other methods than `GET` and `HEAD` 405 (`POST` but on
@@ -104,6 +105,8 @@ extension RoomServer {
             return dashboard(request)
         case "/" where admin:
             return HTTPResponse(status: 302, headers: ["location": Self.dashboardPath])
+        case _ where Self.sockJSRoute(request.path) != nil:
+            return Self.sockJSResponse(to: request) ?? Self.text(404, "not found")
         case _ where Self.paths.contains(request.path) || Self.treePaths.contains(request.path) || request.path == Self.adminPath:
             return Self.text(426, "WebSocket upgrade required", headers: ["upgrade": "websocket"])
         default:

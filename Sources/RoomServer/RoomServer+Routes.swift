@@ -5,12 +5,12 @@ public import WebSocketTransport
 /// docs/operations.md#application-routes), beside the server's own.
 extension RoomServer {
     /// Every path the server answers itself, on its own port: the WebSocket paths (``paths``, ``treePaths``,
-    /// ``adminPath``) and the operations routes (`/healthz`, `/readyz`, `/metrics`, `/rooms`, ``dashboardPath``,
+    /// ``adminPath``), SockJS's `/info` and raw `/websocket` under each of ``sockJSPrefixes``, and the operations routes (`/healthz`, `/readyz`, `/metrics`, `/rooms`, ``dashboardPath``,
     /// ``dashboardLoginPath``, ``dashboardLogoutPath``), whether or not the admin routes are on. No
     /// ``HTTPRoute`` may take one (``OperationsConfiguration/RouteRefused``).
     public static let reservedPaths: Set<String> = paths.union(treePaths).union([
         adminPath, "/healthz", "/readyz", "/metrics", "/rooms", dashboardPath, dashboardLoginPath, dashboardLogoutPath,
-    ])
+    ]).union(sockJSPrefixes.flatMap { [$0 + "/info", $0 + "/websocket"] })
 
     /// The answer to one plain-HTTP request on the server's own port, what ``start(_:)`` serves: the application's
     /// route for its path (``OperationsConfiguration/routes``), else ``operationsResponse(to:scope:)``. A path with

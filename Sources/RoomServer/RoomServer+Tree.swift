@@ -11,8 +11,10 @@ import WebSocketTransport
 extension RoomServer {
     /// The path Tree is served on (``treeURL``).
     public static let treePath = "/tree"
-    /// Every path Tree is served on: ``treePath`` and `/kurento-tree`, the one KurentoTree.js dials
-    /// (docs/wire-protocol.md#stock-kurento).
+    /// Every path Tree is served on as a plain WebSocket: ``treePath`` and `/kurento-tree`, the stock Tree server's
+    /// path (docs/wire-protocol.md#stock-kurento). Under each, SockJS too (``sockJSPrefixes``): KurentoTree.js
+    /// connects through SockJS, `KurentoTreeClient.java` through the raw `/kurento-tree/websocket`
+    /// (docs/wire-protocol.md#sockjs).
     public static let treePaths: Set<String> = [treePath, "/kurento-tree"]
 
     /// The Tree URL a local client dials, e.g. `ws://127.0.0.1:41234/tree`; empty for a server made with

@@ -9,7 +9,8 @@ extension RoomServer {
     public static let paths: Set<String> = ["/room", "/"]
 
     /// Starts a server listening on ``Configuration/host`` and ``Configuration/port`` (0: a free port).
-    /// Tree is served on ``treePaths`` (``treeURL``), the admin subscription on ``adminPath`` (with the admin token,
+    /// Tree is served on ``treePaths`` (``treeURL``), SockJS's WebSocket transport under Room's and Tree's paths
+    /// (``sockJSPrefixes``, docs/wire-protocol.md#sockjs), the admin subscription on ``adminPath`` (with the admin token,
     /// docs/operations.md#admin-subscription). Upgrades to other paths are refused with HTTP 404, then
     /// ``Configuration/upgradeFilter`` answers on the service thread, then ``Configuration/authorizeUpgrade``
     /// decides, off the service thread (both on every path but ``adminPath``, which the admin token guards). Plain
@@ -49,7 +50,7 @@ extension RoomServer {
                 }
                 return server.adminUpgradeDecision(request)
             }
-            guard paths.contains(request.path) || treePaths.contains(request.path) else {
+            guard servesWebSocket(on: request.path) else {
                 return .reject(status: 404, reason: "Room is served on /room, Tree on /tree and /kurento-tree")
             }
             // The server's own checks first (the per-address cap ran before this closure), then the embedder's.
@@ -63,9 +64,11 @@ extension RoomServer {
         // docs/wire-protocol.md#compatibility: Tree has its own path and router; so has the admin subscription.
         let tree = server.treeRPC, admin = server.adminRPC
         try await server.startCluster()
-        listener.attach(try await server.rpc.listen(on: webSocket) { request in
+        // docs/wire-protocol.md#sockjs: SockJS session URLs get SockJS framing.
+        let sockJS = { @Sendable [weak server] (request: UpgradeRequest) in server?.sockJSOptions(for: request.path) }
+        listener.attach(try await server.rpc.listen(on: webSocket, sockJS: sockJS) { request in
             switch request.path {
-            case let path where treePaths.contains(path): tree
+            case let path where servesTree(on: path): tree
             case adminPath: admin
             default: nil
             }

@@ -5,8 +5,9 @@ import SDP
 import Testing
 import TreeClient
 
-/// What KurentoTree.js and NBMTreeClient do that a server must take (docs/wire-protocol.md#stock-kurento): they dial
-/// `/kurento-tree`, and send `"sdpMid": ""` for a candidate without a mid.
+/// What stock Tree clients do that a server must take (docs/wire-protocol.md#stock-kurento): the stock server's path
+/// `/kurento-tree` (KurentoTree.js and `KurentoTreeClient.java` reach it through SockJS: ``SockJSTransportTests``),
+/// and `"sdpMid": ""` for a candidate without a mid (NBMTreeClient).
 @Suite struct KurentoTreePathTests {
     @Test func treeIsServedOnKurentoTreeAndAnEmptySdpMidFallsBackToTheMLineIndex() async throws {
         // Given a client that dials /kurento-tree instead of /tree
