@@ -25,9 +25,11 @@ extension RoomServer {
         /// The largest inbound message, in bytes (docs/architecture.md#defaults); bigger ones close the socket
         /// with 1009. Default 1 MiB.
         public var maxMessageSize: Int
-        /// Decides whether a join may proceed (docs/architecture.md#identity); a refusal answers 401 "unauthorized". It
-        /// runs after the name is reserved, so it may take its time. Default: everyone may join.
-        public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
+        /// Decides whether a join may proceed (docs/architecture.md#identity): `false` answers Room error 401
+        /// "unauthorized"; a thrown `RoomError` answers with that error instead (e.g. 401 with a message that says
+        /// why), anything else thrown as `false`. It runs after the name is reserved, so it may take its time.
+        /// Default: everyone may join.
+        public var authorizeJoin: @Sendable (RoomJoinAttempt) async throws -> Bool
         /// Decides on each WebSocket upgrade to ``RoomServer/paths`` and the Tree path (docs/architecture.md#identity:
         /// a bearer token in the `Authorization` header or `?access_token=`, an Origin allow-list). It runs off the
         /// transport's service thread, so it may take its time (a token service, a database) without holding up
@@ -90,7 +92,7 @@ extension RoomServer {
             limits: RoomServerLimits = .init(),
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
-            authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
+            authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async throws -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
             authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)? = nil,
