@@ -30,6 +30,8 @@ let package = Package(
         .library(name: "SharedObjectServer", targets: ["SharedObjectServer"]),
         // Its own product, so that embedders who keep shared objects in memory never link SQLite.
         .library(name: "SharedObjectSQLite", targets: ["SharedObjectSQLite"]),
+        // Its own product, so that only embedders who want JWT room access tokens link jwt-kit (and swift-crypto).
+        .library(name: "RoomServerJWT", targets: ["RoomServerJWT"]),
         .executable(name: "sdp-tool", targets: ["sdp-tool"]),
         .executable(name: "room-join", targets: ["room-join"]),
         .executable(name: "room-server", targets: ["room-server"]),
@@ -53,6 +55,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // JSON Web Tokens: RoomServerJWT only (room access tokens, `room-server --jwt-key`).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // `make docs` only (swift package generate-documentation); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -133,6 +137,12 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            swiftSettings: strict
+        ),
+        // Room access tokens (JWT, HS256) naming the user and the room, as LiveKit's do: an authorizer for RoomServer.
+        .target(
+            name: "RoomServerJWT",
+            dependencies: ["RoomServer", "RoomProtocol", "WebSocketTransport", .product(name: "JWTKit", package: "jwt-kit")],
             swiftSettings: strict
         ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
@@ -216,7 +226,7 @@ let package = Package(
             name: "room-server",
             dependencies: [
                 "RoomServer", "RoomServerPrometheus", "RoomCluster", "SignalingSupport", "SharedObjectServer",
-                "SharedObjectSQLite", "CLISupport", "JSONRPC", "KurentoClient", "WebSocketTransport",
+                "SharedObjectSQLite", "CLISupport", "JSONRPC", "KurentoClient", "WebSocketTransport", "RoomServerJWT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -359,7 +369,14 @@ let package = Package(
             name: "RoomServerCLITests",
             dependencies: [
                 "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomServerJWT",  // tokens for `room-server --jwt-key`
             ],
+            swiftSettings: strict
+        ),
+        // Room access tokens against an in-process RoomServer over real sockets.
+        .testTarget(
+            name: "RoomServerJWTTests",
+            dependencies: ["RoomServerJWT", "RoomServer", "RoomClient", "RoomProtocol", "JSONRPC", "TestSupport"],
             swiftSettings: strict
         ),
         // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.

@@ -28,9 +28,11 @@ extension RoomServer {
         /// How long a SockJS session (docs/wire-protocol.md#sockjs) may go without a frame from the server before
         /// it sends a heartbeat frame `h`, on ``clock``. Default 25 s, as SockJS and Spring.
         public var sockJSHeartbeatInterval: Duration
-        /// Decides whether a join may proceed (docs/architecture.md#identity); a refusal answers 401 "unauthorized". It
-        /// runs after the name is reserved, so it may take its time. Default: everyone may join.
-        public var authorizeJoin: @Sendable (RoomJoinAttempt) async -> Bool
+        /// Decides whether a join may proceed (docs/architecture.md#identity): `false` answers Room error 401
+        /// "unauthorized"; a thrown `RoomError` answers with that error instead (e.g. 401 with a message that says
+        /// why), anything else thrown as `false`. It runs after the name is reserved, so it may take its time.
+        /// Default: everyone may join.
+        public var authorizeJoin: @Sendable (RoomJoinAttempt) async throws -> Bool
         /// Decides on each WebSocket upgrade to ``RoomServer/paths`` and the Tree path (docs/architecture.md#identity:
         /// a bearer token in the `Authorization` header or `?access_token=`, an Origin allow-list). It runs off the
         /// transport's service thread, so it may take its time (a token service, a database) without holding up
@@ -94,7 +96,7 @@ extension RoomServer {
             reconnectionWindow: Duration = .seconds(10),
             maxMessageSize: Int = 1 << 20,
             sockJSHeartbeatInterval: Duration = .seconds(25),
-            authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async -> Bool = { _ in true },
+            authorizeJoin: @escaping @Sendable (RoomJoinAttempt) async throws -> Bool = { _ in true },
             authorizeUpgrade: (@Sendable (UpgradeRequest) async -> UpgradeDecision)? = nil,
             upgradeFilter: (@Sendable (UpgradeRequest) -> UpgradeDecision)? = nil,
             authorizeTreeId: (@Sendable (TreeIdRequest) async -> Bool)? = nil,

@@ -153,9 +153,17 @@ extension RoomServer {
         try registry.reserve(user: user, skeleton: RoomNaming.skeleton(user), room: room, session: session)
         let upgrade = (session.connection as? WebSocketMessageConnection)?.webSocket.request
         let attempt = RoomJoinAttempt(user: user, room: room, upgrade: upgrade)
-        guard await offLoop({ await configuration.authorizeJoin(attempt) }) else {
+        let refusal: RoomError?
+        do {
+            refusal = try await offLoop({ try await configuration.authorizeJoin(attempt) }) ? nil : .unauthorized
+        } catch let error as RoomError {
+            refusal = error
+        } catch {
+            refusal = .unauthorized
+        }
+        if let refusal {
             registry.cancelJoin(session: session)
-            throw RoomError.unauthorized
+            throw refusal
         }
         try await claimInCluster(user: user, room: room, session: session)
         let peers: [RoomParticipant], outboxes: [SessionOutbox]

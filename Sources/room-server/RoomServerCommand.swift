@@ -7,6 +7,7 @@ import Logging
 import RoomCluster
 import RoomServer
 import RoomServerPrometheus
+import RoomServerJWT
 import SharedObjectSQLite
 import SharedObjectServer
 import SignalingSupport
@@ -58,11 +59,12 @@ struct RoomServerCommand: AsyncParsableCommand {
               room-server --kms ws://kms-1:8888/kurento --kms ws://kms-2:8888/kurento --kms-timeout 15
               room-server --port 8888 --cluster redis://10.0.0.5:6379/0 --cluster-password-file /run/secrets/redis --node-id east-1
               ROOM_SERVER_ADMIN_TOKEN=$(openssl rand -hex 16) room-server --metrics-port 9100
+              room-server --port 8443 --tls-cert cert.pem --tls-key key.pem --jwt-key room-jwt.key
 
             Exit codes: 0 shut down by SIGINT or SIGTERM; 1 cannot listen (a --host that does not resolve or is \
             not of this machine, a port in use, a TLS file unreadable or unusable: the reason on stderr), \
             cannot open the --shared-objects file, cannot read the --cluster-password-file, or cannot reach the \
-            --cluster Redis; 2 usage error (as room-join \
+            --cluster Redis, or cannot use the --jwt-key file; 2 usage error (as room-join \
             and tree-join).
             """
     )
@@ -136,6 +138,15 @@ struct RoomServerCommand: AsyncParsableCommand {
                                + "node for dead and remove its participants (it renews every fifth of that).",
                                valueName: "seconds"))
     var nodeTimeout: Double = 5
+
+    @Option(name: .customLong("jwt-key"),
+            help: ArgumentHelp("Require a room access token on every Room and Tree connection: a JWT signed with "
+                               + "HS256 and the key in this file (at least 32 bytes: openssl rand -hex 32), whose "
+                               + "claims name the user (sub) and the room (video.room, with video.roomJoin true) it "
+                               + "may join, between nbf and exp. Clients send it as Authorization: Bearer (room-join "
+                               + "--token) or ?access_token=. None, invalid or expired: HTTP 401; no roomJoin: HTTP "
+                               + "403; a joinRoom as another user or into another room: Room error 401.", valueName: "file"))
+    var jwtKeyFile: String?
 
     @Option(help: ArgumentHelp("The admin token that turns on GET /rooms, /dashboard and the /admin subscription "
                                + "(default: the \(Self.adminTokenVariable) environment variable, which ps does not "
@@ -230,9 +241,18 @@ struct RoomServerCommand: AsyncParsableCommand {
                 or \(Self.clusterPasswordVariable)
                 """)
         }
+        var configuration = serverConfiguration(logger: logger, sharedObjectStore: store, redis: redis)
+        if let jwtKeyFile {
+            do {
+                try await RoomTokenAuthorizer(keyFile: jwtKeyFile).install(on: &configuration)
+            } catch {
+                FileHandle.standardError.write(Data("room-server: --jwt-key: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
         let server: RoomServer
         do {
-            server = try await RoomServer.start(serverConfiguration(logger: logger, sharedObjectStore: store, redis: redis))
+            server = try await RoomServer.start(configuration)
         } catch let error as RedisError {
             FileHandle.standardError.write(Data("room-server: --cluster: \(error)\n".utf8))
             throw ExitCode.failure
