@@ -16,36 +16,84 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 }
 
 /// Runs `body`, failing with ``DeadlineExceeded`` when it takes longer than `timeout`. Tests synchronize on events
-/// through this instead of sleeping (docs/testing.md#deadlines); `body` must respond to task cancellation.
+/// through this instead of sleeping (docs/testing.md#deadlines). It returns at the deadline whatever `body` does:
+/// `body` runs in a task of its own, which is cancelled then (and when the caller is cancelled) and left to end on its
+/// own, so that awaiting something that ignores cancellation (another task's `value`) fails the test instead of
+/// hanging it.
 public func withDeadline<T: Sendable>(
     _ timeout: Duration = .seconds(10), _ what: String = "an event",
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout * deadlineScale)
-            throw DeadlineExceeded(what: what, timeout: timeout * deadlineScale)
+    let race = DeadlineRace<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation, limit: timeout * deadlineScale, what: what, body: body)
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+    } onCancel: {
+        race.cancel()
     }
 }
 
-/// Runs `body` in a task of its own and waits at most `timeout` for it to return, failing with ``DeadlineExceeded``
-/// otherwise. Unlike ``withDeadline(_:_:_:)``, `body` need not respond to cancellation: for operations that must end
-/// on their own (a shutdown), so that a test of one fails instead of hanging. A body that overruns is left running.
+/// The body of ``withDeadline(_:_:_:)`` against its timer: whichever ends first resumes the caller, once.
+private final class DeadlineRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var work: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+        var finished = false
+        var cancelled = false
+    }
+    private let state = LockedValue(State())
+
+    func start(
+        _ continuation: CheckedContinuation<T, any Error>, limit: Duration, what: String,
+        body: @escaping @Sendable () async throws -> T
+    ) {
+        state.withLock { $0.continuation = continuation }
+        let work = Task {
+            do { self.finish(.success(try await body())) } catch { self.finish(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            if !Task.isCancelled { self.finish(.failure(DeadlineExceeded(what: what, timeout: limit))) }
+        }
+        let (finished, cancelled) = state.withLock { state in
+            state.work = work
+            state.timer = timer
+            return (state.finished, state.cancelled)
+        }
+        if finished { timer.cancel() }
+        if finished || cancelled { work.cancel() }
+    }
+
+    /// The caller was cancelled: so is `body`; the caller resumes when `body` ends, or at the deadline.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.work
+        }?.cancel()
+    }
+
+    private func finish(_ result: Result<T, any Error>) {
+        let (continuation, work, timer) = state.withLock { state in
+            defer { state.continuation = nil }
+            state.finished = true
+            return (state.continuation, state.work, state.timer)
+        }
+        guard let continuation else { return }
+        work?.cancel()
+        timer?.cancel()
+        continuation.resume(with: result)
+    }
+}
+
+/// Waits at most `timeout` for `body` to return, failing with ``DeadlineExceeded`` otherwise: for operations that
+/// must end on their own (a shutdown), so that a test of one fails instead of hanging. A body that overruns is left
+/// running. The same as ``withDeadline(_:_:_:)``, named for what such a test asserts.
 public func returnsWithin(
     _ timeout: Duration = .seconds(10), _ what: String, _ body: @escaping @Sendable () async -> Void
 ) async throws {
-    let (returned, signal) = AsyncStream<Void>.makeStream()
-    Task {
-        await body()
-        signal.yield()
-    }
-    try await withDeadline(timeout, what) {
-        for await _ in returned { return }
-    }
+    try await withDeadline(timeout, what) { await body() }
 }
 
 /// Waits until `condition` holds, checking after each scheduler turn, for at most `timeout`. For states that have
