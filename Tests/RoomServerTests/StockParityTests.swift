@@ -54,4 +54,16 @@ import TestSupport
         #expect(ours == stock)
         #expect(ours.first?["result"] == [:])
     }
+
+    @Test func theDefaultCustomRequestRefusalIsStocksExactly() async throws {
+        let (ours, stock) = try await Self.both { peer in
+            try await peer.join("alice", "r")
+            return [try await peer.request("customRequest", ["hat": true])]
+        }
+        #expect(ours == stock)
+        // -1, the exception's simple name and message, a stack trace as a string, and no sessionId anywhere
+        let error = try #require(ours.first?["error"])
+        #expect(error["code"] == -1 && error["message"] == "RuntimeException:Unsupported method")
+        #expect(error["data"]?.stringValue?.hasPrefix("java.lang.RuntimeException: Unsupported method\n\tat ") == true)
+    }
 }
