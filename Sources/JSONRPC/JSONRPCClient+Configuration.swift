@@ -93,8 +93,10 @@ extension JSONRPCClient {
     public struct Configuration: Sendable {
         /// Time allowed for the first attempt of a request; each retry doubles it. Default 5 s.
         public var requestTimeout: Duration
-        /// Re-sends of the same id after a timeout. Default 1. Stock Kurento servers do not dedupe ids, so a
-        /// retried non-idempotent call can run twice there: use 0 against them (docs/wire-protocol.md#dedupe).
+        /// Retries after a timeout, each with twice the previous timeout. Default 1. A retry re-sends the same id only
+        /// to a server that said it dedupes (``JSONRPCClient/serverCapabilities``): stock Kurento servers do not, so
+        /// there it only waits longer. A client that never asks (``acknowledgesNotifications`` off) re-sends until a
+        /// resume tells it; use 0 for it against a stock server (docs/wire-protocol.md#stock-kurento).
         public var retries: Int
         /// Whether a call on a disconnected client connects first. Default on.
         public var autoConnect: Bool

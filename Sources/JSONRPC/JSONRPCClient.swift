@@ -337,4 +337,15 @@ public final class JSONRPCClient: Sendable {
 extension JSONRPCClient: RequestTableOwner {
     func withRequests<T>(_ body: (inout RequestTable) -> T) -> T { state.withLock { body(&$0.requests) } }
     var requestClock: any SignalingClock { configuration.clock }
+
+    /// A retry re-sends a call only to a server that said it dedupes (docs/wire-protocol.md#stock-kurento): a stock
+    /// Kurento server runs a copy again, so there a retry only waits longer. A client that opens its sessions with
+    /// `connect` (``Configuration/acknowledgesNotifications``) knows from that answer; until it arrives only
+    /// ``Configuration/assumedCapabilities`` count. A client that never asks re-sends until a resume tells.
+    var resendsOnTimeout: Bool {
+        state.withLock { s in
+            if let known = s.serverCapabilities { return known.contains(.dedupe) }
+            return !configuration.acknowledgesNotifications || configuration.assumedCapabilities.contains(.dedupe)
+        }
+    }
 }

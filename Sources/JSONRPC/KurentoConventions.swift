@@ -15,7 +15,11 @@ public enum KurentoConventions {
 
     /// A handler's error as a Kurento server sends it: the sessionId goes into `data`. Null or absent data →
     /// `{"sessionId"}`; an object gains `sessionId`; any other value (a string in Kurento) → `{"value": d, "sessionId"}`.
+    /// Code -1 is left as it is: a Kurento server sends it only for an exception its handler did not catch, past the
+    /// transaction that would inject the session (Kurento/kurento `JsonRpcHandlerManager.handleRequest`,
+    /// `ResponseError.newFromException`).
     public static func error(_ error: RPCErrorObject, sessionId: String) -> RPCErrorObject {
+        guard error.code != -1 else { return error }
         var error = error
         switch error.data {
         case nil, .null?: error.data = ["sessionId": .string(sessionId)]

@@ -36,7 +36,11 @@ struct RequestTable: Sendable {
         /// Runs on a successful outcome before the waiters resume (``JSONRPCClient/call(_:params:timeout:retries:applying:)``).
         let onSuccess: (@Sendable (JSONValue) -> Void)?
         let retries: Int
+        /// The deadlines this request has had: the first, then one per retry.
         var attempts = 1
+        /// How often its text went out: a retry that waits without re-sending (``expire(firedFor:now:resending:)``)
+        /// does not count.
+        var sends = 1
         var timeout: Duration
         var deadline: ClockInstant
     }
@@ -123,9 +127,11 @@ struct RequestTable: Sendable {
     }
 
     /// The timer armed for `at` fired at `now`: every entry whose deadline passed is retried (a later deadline, twice
-    /// the timeout) or failed. Returns what to do outside the lock and the instant to arm for next, if any; a timer
-    /// that was superseded does nothing.
-    mutating func expire(firedFor at: ClockInstant, now: ClockInstant) -> (actions: [Expiry], arm: ClockInstant?) {
+    /// the timeout) or failed. A retry of a call re-sends it only when `resending` (the peer dedupes, so the copy
+    /// cannot run twice); otherwise it only waits longer. Returns what to do outside the lock and the instant to arm
+    /// for next, if any; a timer that was superseded does nothing.
+    mutating func expire(firedFor at: ClockInstant, now: ClockInstant,
+                         resending: Bool = true) -> (actions: [Expiry], arm: ClockInstant?) {
         guard armedAt == at else { return ([], nil) }
         armedAt = nil
         timer = nil
@@ -137,12 +143,13 @@ struct RequestTable: Sendable {
                 entry.attempts += 1
                 entry.timeout = entry.timeout * 2
                 entry.deadline = now + entry.timeout
+                if resending { entry.sends += 1 }
                 entries[first.id] = entry
                 deadlines.insert(Deadline(at: entry.deadline, id: first.id, attempt: entry.attempts))
-                actions.append(.resend(entry.text, entry.transmit))
+                if resending { actions.append(.resend(entry.text, entry.transmit)) }
             } else {
                 entries[first.id] = nil
-                actions.append(.fail(entry.outcome, .timeout(method: entry.method, attempts: entry.attempts)))
+                actions.append(.fail(entry.outcome, .timeout(method: entry.method, attempts: entry.sends)))
             }
         }
         // Deadlines of completed requests need no wake-up.
@@ -176,9 +183,14 @@ protocol RequestTableOwner: AnyObject, Sendable {
     func withRequests<T>(_ body: (inout RequestTable) -> T) -> T
     /// The clock behind the deadlines.
     var requestClock: any SignalingClock { get }
+    /// Whether a retry after a timeout re-sends the request (the peer dedupes ids), or only waits longer.
+    var resendsOnTimeout: Bool { get }
 }
 
 extension RequestTableOwner {
+    /// Re-sends by default: a server's requests to its client (``ServerSession``) are retried as configured.
+    var resendsOnTimeout: Bool { true }
+
     /// Registers a request and arms the timer when its deadline is the earliest.
     func registerRequest(_ id: RequestID, method: String, text: String, kind: RequestTable.Kind = .call,
                          timeout: Duration, retries: Int, onSuccess: (@Sendable (JSONValue) -> Void)? = nil,
@@ -226,7 +238,8 @@ extension RequestTableOwner {
 
     private func requestTimerFired(for at: ClockInstant) {
         let now = requestClock.now
-        let (actions, next) = withRequests { $0.expire(firedFor: at, now: now) }
+        let resending = resendsOnTimeout
+        let (actions, next) = withRequests { $0.expire(firedFor: at, now: now, resending: resending) }
         if let next { armRequestTimer(for: next, now: now) }
         for action in actions {
             switch action {

@@ -1,9 +1,10 @@
 /// What a server does beyond stock Kurento, as it says in its `connect` result
 /// (`"capabilities": ["dedupe", "replay"]`, a member stock clients ignore; docs/wire-protocol.md#stock-kurento).
 ///
-/// A client learns them when it resumes a session and picks the safe behaviour against a server that does not say
-/// them: in-flight requests are not re-sent (``JSONRPCClient/Configuration/resendsOnResume``), and a room client
-/// resynchronizes instead of trusting a replay.
+/// A client learns them when its session opens (``JSONRPCClient/Configuration/acknowledgesNotifications``: `RoomClient`
+/// and `TreeClient`) or resumes, and picks the safe behaviour against a server that does not say them: a timed-out
+/// request is not re-sent (``JSONRPCClient/Configuration/retries``), nor are in-flight requests after a resume
+/// (``JSONRPCClient/Configuration/resendsOnResume``), and a room client resynchronizes instead of trusting a replay.
 public struct ServerCapabilities: OptionSet, Hashable, Sendable {
     public let rawValue: Int
 

@@ -134,8 +134,9 @@ extension RoomRegistry {
         return subscribers
     }
 
-    /// Ends the subscription of `session` to `sender` (`unsubscribeFromVideo`: unknown → 102, not receiving →
-    /// 105). Returns the endpoint to release, if the backend had created it.
+    /// Ends the subscription of `session` to `sender` (`unsubscribeFromVideo`: unknown → 102; not receiving is no
+    /// error, as on a stock Kurento server, Kurento/kurento-room `Participant.cancelReceivingMedia`, which only logs
+    /// it). Returns the endpoint to release, if the backend had created it.
     func unsubscribe(session: ServerSession, from sender: StreamSender) throws(RoomError) -> MediaEndpointID? {
         try withJoined(session, visible: true) { (me: inout Participant, room: inout Room) throws(RoomError) in
             guard room.isMember(sender.user) else {
@@ -144,22 +145,19 @@ extension RoomRegistry {
             let key = RoomEndpoint.subscriber(to: sender.user)
             switch me.endpoints.removeValue(forKey: key) {
             case .ready?: return MediaEndpointID(room: room.name, owner: me.name, endpoint: key)
-            case .creating?: return nil
-            case nil, .awaiting?:
-                throw RoomError(.userNotStreaming, message: "not receiving from '\(sender.user)'")
+            // Not receiving (nothing, or only queued candidates, which go with it): nothing to release.
+            case .creating?, .awaiting?, nil: return nil
             }
         }
     }
 
-    /// Takes one client candidate (`onIceCandidate`). `endpointName` is checked against the caller's identity:
-    /// its own name, or a participant of its room (else 102). Returns the endpoint when it exists; otherwise the
-    /// candidate is queued (303 beyond the limit) and `nil` comes back.
+    /// Takes one client candidate (`onIceCandidate`). `endpointName` is the caller's own name (its publisher) or
+    /// another user's (its subscription to that user). Returns the endpoint when it exists; otherwise the candidate
+    /// is queued (303 beyond the limit) and `nil` comes back, also for a user not in the room (yet), as a stock
+    /// Kurento server queues it for a future subscription (Kurento/kurento-room `Participant.addIceCandidate`).
     func addCandidate(_ message: RoomIceCandidate, session: ServerSession) throws(RoomError) -> MediaEndpointID? {
         try withJoined(session) { (me: inout Participant, room: inout Room) throws(RoomError) in
             let key = RoomEndpoint(endpointName: message.endpointName, ownName: me.name)
-            if case .subscriber(let user) = key, !room.isMember(user) {
-                throw RoomError(.userNotFound, message: "User '\(user)' not found in room '\(room.name)'")
-            }
             let candidate = MediaCandidate(message)
             switch me.endpoints[key] {
             case .ready?:

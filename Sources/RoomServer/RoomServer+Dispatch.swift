@@ -128,9 +128,11 @@ extension RoomServer {
             preconditionFailure("\(request) runs inline (dispatchInline)")
         case .customRequest(let params):
             guard let hook = configuration.customRequest else {
-                // docs/wire-protocol.md#room-errors: Kurento's default handler throws, which its JSON-RPC layer answers
-                // with -1.
-                throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method")
+                // docs/wire-protocol.md#room-errors: Kurento's default handler throws (Kurento/kurento-room
+                // `JsonRpcUserControl.customRequest`), which its JSON-RPC layer answers with -1, the exception's simple
+                // name and message, and its stack trace as `data` (`ResponseError.newFromException`); no sessionId.
+                throw RoomError(.uncaughtException, message: "RuntimeException:Unsupported method",
+                                data: .string(Self.unsupportedMethodTrace))
             }
             let membership = registry.membership(of: session)
             let custom = RoomCustomRequest(params: params, user: membership?.user, room: membership?.room,
@@ -191,6 +193,11 @@ extension RoomServer {
 
     /// docs/wire-protocol.md#limits: -32000 "rate limited".
     static let rateLimited = RPCErrorObject(code: -32000, message: "rate limited")
+
+    /// The `data` of the default `customRequest` refusal: a stack trace in the form Java's `printStackTrace` gives
+    /// it, of the one frame that throws on a stock Kurento Room server (docs/wire-protocol.md#room-errors).
+    static let unsupportedMethodTrace = "java.lang.RuntimeException: Unsupported method\n"
+        + "\tat org.kurento.room.rpc.JsonRpcUserControl.customRequest(JsonRpcUserControl.java)\n"
 
     /// A `sender` as docs/wire-protocol.md#room-naming spells it, `<user>_<stream>`; anything else is a bad param
     /// (docs/wire-protocol.md#deviations), where Kurento answered -1.

@@ -1,25 +1,30 @@
 import Foundation
 import SignalingSupport
 
-/// A minimal Room server that behaves as a stock Kurento Room server does where ours deliberately differs
-/// (docs/wire-protocol.md#stock-kurento), written on raw TCP and `JSONSerialization` (none of our own stack):
+/// A minimal Room server that behaves as a stock Kurento Room server does, written on raw TCP and
+/// `JSONSerialization` (none of our own stack): the oracle of every "against stock Kurento" test
+/// (docs/wire-protocol.md#stock-kurento). Each behaviour names, beside its code, the stock source it follows
+/// (Kurento/kurento-room and the kurento-jsonrpc server of Kurento/kurento-java, now in Kurento/kurento).
 ///
 /// - **no dedupe**: a request id seen again runs again (``runs`` counts every request as it arrives);
 /// - **no replay**: a session resumes with `connect{sessionId}`, but notifications sent while it had no connection
-///   are lost; its `connect` result carries no `capabilities`;
-/// - errors are `-1` with a Java exception's text (104 for a name already in the room, as Kurento's RoomException);
+///   are lost; no `connect` result carries `capabilities`;
+/// - Room refusals are `RoomException`s (code, text, `data: {"sessionId"}`); anything else a handler throws is -1
+///   `"<SimpleName>:<message>"` with a stack trace as `data` and no `sessionId`; an unknown method gets no reply;
 /// - the socket closes after `leaveRoom`, and the session ends with it.
 ///
 /// Room: `joinRoom`, `leaveRoom`, `publishVideo` (which waits for ``publishGate`` when one is set),
-/// `unpublishVideo`, `receiveVideoFrom`, `onIceCandidate`, `sendMessage`, with their notifications; `ping`. Requests
-/// run in arrival order on the connection's thread, except `publishVideo`, which runs on a thread of its own.
-/// The SDP answer is the offer echoed: enough for signaling tests.
+/// `unpublishVideo`, `receiveVideoFrom`, `unsubscribeFromVideo`, `onIceCandidate`, `sendMessage`, `customRequest`,
+/// with their notifications; `ping`, `connect`. Requests run in arrival order on the connection's thread, except
+/// `publishVideo`, which runs on a thread of its own. The SDP answer is the offer echoed: enough for signaling tests.
 public final class StockKurentoRoomServer: Sendable {
     struct Session {
         var connection: Int?
         var user: String?
         var room: String?
         var publishing = false
+        /// The users this session receives from.
+        var receiving: Set<String> = []
     }
 
     struct State {
@@ -28,10 +33,24 @@ public final class StockKurentoRoomServer: Sendable {
         var nextConnection = 0
     }
 
-    private let state = LockedBox(State())
+    /// What a request gets back.
+    enum Answer {
+        /// A result: an object gains `sessionId`; anything else is wrapped as `{"value", "sessionId"}`.
+        case result(Any)
+        /// A `RoomException` (Kurento/kurento-room `RoomException.Code`): `data` is `{"sessionId"}`.
+        case roomError(Int, String)
+        /// A Java exception no handler caught in `JsonRpcUserControl.<method>`: -1, `"<SimpleName>:<message>"`, a
+        /// stack trace as `data`.
+        case exception(type: String, message: String, method: String)
+        /// Nothing at all.
+        case noReply
+    }
+
+    let state = LockedBox(State())
     /// Serializes frame writes: notifications go out from other connections' threads.
     private let writeLock = NSLock()
-    /// The requests received, by method, counted as they arrive and each run (a re-sent id counts and runs again).
+    /// The requests received, by method, counted as they arrive and each run (a re-sent id counts and runs again);
+    /// `ping` and `connect` are not counted.
     public let runs = LockedBox<[String: Int]>([:])
     /// When set, `publishVideo` blocks its connection's thread on it before answering (a slow media server).
     public let publishGate = LockedBox<BlockingGate?>(nil)
@@ -76,123 +95,117 @@ public final class StockKurentoRoomServer: Sendable {
             }
         }
         while let text = try peer.nextText() {
+            // Kurento/kurento `ProtocolManager.processMessage` parses each text as one JSON object
+            // (`JsonUtils.fromJson(…, JsonObject.class)`): malformed JSON and batches throw there, and the WebSocket
+            // handler only logs it. No reply.
             guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                   let method = message["method"] as? String
             else { continue }
             let id = message["id"]
-            let params = message["params"] as? [String: Any] ?? [:]
-            if method == "connect", let wanted = params["sessionId"] as? String {
-                let known = state.mutate { s -> Bool in
-                    guard s.sessions[wanted] != nil else { return false }
-                    s.sessions[sessionID] = nil
-                    s.sessions[wanted]?.connection = connection
-                    return true
-                }
-                if known { sessionID = wanted }
-                try reply(peer, id: id, known ? ["value": "reconnection successful", "sessionId": sessionID]
-                          : nil, error: known ? nil : (40007, "reconnection error"))
+            let params = Self.params(of: message)
+            switch method {
+            case "connect":
+                sessionID = try connect(params, id: id, session: sessionID, connection: connection, on: peer)
                 continue
+            case "ping":
+                // Kurento/kurento `ProtocolManager.processPingMessage`: `{"value": "pong"}`, with the request's own
+                // `sessionId` (read from its params) and none when it had none; sent past the transaction, so
+                // nothing injects the session's.
+                var result: [String: Any] = ["value": "pong"]
+                if let asked = params["sessionId"] { result["sessionId"] = asked }
+                try send(peer, ["jsonrpc": "2.0", "id": id ?? NSNull(), "result": result])
+                continue
+            default:
+                break
             }
             runs.mutate { $0[method, default: 0] += 1 }
             let session = sessionID
             // A media server works on a publication while the session's other requests go on (a slow one can then be
             // retried while it runs).
             if method == "publishVideo" {
-                Thread.detachNewThread { [self] in try? answer(text, session: session, on: peer) }
-            } else {
-                try answer(text, session: session, on: peer)
-            }
-            if method == "leaveRoom" {
-                // As Kurento's room server: the socket closes after leaveRoom, and the session with it.
+                // (The request travels as text: a parsed one is not Sendable.)
+                Thread.detachNewThread { [self] in _ = handle(text, session: session, on: peer) }
+            } else if handle(text, session: session, on: peer) {
+                // Kurento/kurento-room `DefaultNotificationRoomHandler.onParticipantLeft` ends with
+                // `JsonRpcNotificationService.closeSession`: the socket closes after leaveRoom, the session with it.
                 state.mutate { $0.sessions[session] = nil }
                 return
             }
         }
     }
 
-    /// Runs the request `text` for `session` and replies on `peer`.
-    private func answer(_ text: String, session: String, on peer: HostilePeer) throws {
-        guard let message = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+    /// Runs the Room request `text` for `session` and answers it on `peer`; returns whether the socket closes next.
+    private func handle(_ text: String, session: String, on peer: HostilePeer) -> Bool {
+        guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let method = message["method"] as? String
-        else { return }
-        let outcome = handle(method, message["params"] as? [String: Any] ?? [:], session: session)
-        try reply(peer, id: message["id"], outcome.result.map { result in
-            var members = result
-            members["sessionId"] = session
-            return members
-        }, error: outcome.error)
-    }
-
-    /// Runs one Room method for `session`: its result members or its error.
-    private func handle(_ method: String, _ params: [String: Any], session: String)
-        -> (result: [String: Any]?, error: (Int, String)?)
-    {
-        let me = state.value.sessions[session]
-        switch method {
-        case "ping":
-            return (["value": "pong"], nil)
-        case "joinRoom":
-            guard let user = params["user"] as? String, let room = params["room"] as? String else {
-                return (nil, (-1, "RuntimeException: user and room are required"))
-            }
-            guard members(of: room)[user] == nil else { return (nil, (104, "User '\(user)' already exists in room")) }
-            let others = members(of: room).sorted { $0.key < $1.key }.map { name, publishing -> [String: Any] in
-                publishing ? ["id": name, "streams": [["id": "webcam"]]] : ["id": name]
-            }
-            state.mutate { $0.sessions[session]?.user = user; $0.sessions[session]?.room = room }
-            notify(room, except: session, "participantJoined", ["id": user])
-            return (["value": others], nil)
-        case "leaveRoom":
-            guard let user = me?.user, let room = me?.room else { return (nil, (-1, "RuntimeException: not in a room")) }
-            state.mutate { $0.sessions[session] = Session(connection: me?.connection) }
-            notify(room, except: session, "participantLeft", ["name": user])
-            return ([:], nil)
-        case "publishVideo":
-            guard let user = me?.user, let room = me?.room, let offer = params["sdpOffer"] as? String else {
-                return (nil, (-1, "RuntimeException: not in a room"))
-            }
-            publishGate.value?.block()
-            state.mutate { $0.sessions[session]?.publishing = true }
-            notify(room, except: session, "participantPublished", ["id": user, "streams": [["id": "webcam"]]])
-            return (["sdpAnswer": offer], nil)
-        case "unpublishVideo":
-            guard let user = me?.user, let room = me?.room else { return (nil, (-1, "RuntimeException: not in a room")) }
-            state.mutate { $0.sessions[session]?.publishing = false }
-            notify(room, except: session, "participantUnpublished", ["name": user])
-            return ([:], nil)
-        case "receiveVideoFrom":
-            guard me?.room != nil, let offer = params["sdpOffer"] as? String else {
-                return (nil, (-1, "RuntimeException: not in a room"))
-            }
-            return (["sdpAnswer": offer], nil)
-        case "onIceCandidate", "unsubscribeFromVideo":
-            return ([:], nil)
-        case "sendMessage":
-            guard let user = me?.user, let room = me?.room else { return (nil, (-1, "RuntimeException: not in a room")) }
-            notify(room, except: nil, "sendMessage", ["room": room, "user": user, "message": params["message"] ?? ""])
-            return ([:], nil)
-        default:
-            return (nil, (-32601, "Method not found."))
+        else { return false }
+        return run(method, Self.params(of: message), session: session) { [self] in
+            try? answer($0, id: message["id"], session: session, on: peer)
         }
     }
 
+    /// The params of a parsed request: empty when it has none.
+    static func params(of message: [String: Any]) -> [String: Any] { message["params"] as? [String: Any] ?? [:] }
+
+    /// Kurento/kurento `ProtocolManager.processReconnectMessage`. Returns the connection's session from now on.
+    private func connect(_ params: [String: Any], id: Any?, session: String, connection: Int,
+                         on peer: HostilePeer) throws -> String {
+        guard let wanted = params["sessionId"] as? String else {
+            // Without a sessionId: `"OK"` for the connection's session, the session injected (`{"value": "OK",
+            // "sessionId"}`, as `JsonUtils.toJsonMessage` wraps a non-object result).
+            try send(peer, ["jsonrpc": "2.0", "id": id ?? NSNull(), "result": ["value": "OK", "sessionId": session]])
+            return session
+        }
+        let known = state.mutate { s -> Bool in
+            guard s.sessions[wanted] != nil else { return false }
+            if wanted != session { s.sessions[session] = nil }
+            s.sessions[wanted]?.connection = connection
+            return true
+        }
+        if known {
+            try send(peer, ["jsonrpc": "2.0", "id": id ?? NSNull(),
+                            "result": ["value": "reconnection successful", "sessionId": wanted]])
+            return wanted
+        }
+        // `new ResponseError(40007, RECONNECTION_ERROR)`: no data, no sessionId.
+        try send(peer, ["jsonrpc": "2.0", "id": id ?? NSNull(), "error": ["code": 40007, "message": "reconnection error"]])
+        return session
+    }
+
+    /// Sends `answer` to request `id` of `session` on `peer`, shaped as the stock server shapes it.
+    private func answer(_ answer: Answer, id: Any?, session: String, on peer: HostilePeer) throws {
+        var message: [String: Any] = ["jsonrpc": "2.0", "id": id ?? NSNull()]
+        switch answer {
+        case .noReply:
+            return
+        case .result(let value):
+            // Kurento/kurento `TransactionImpl.internalSendResponse` sets the session on the response and
+            // `JsonUtils.toJsonMessage` injects it into the result, wrapping a non-object as `value`.
+            var result = value as? [String: Any] ?? ["value": value]
+            result["sessionId"] = session
+            message["result"] = result
+        case .roomError(let code, let text):
+            // Kurento/kurento-room `JsonRpcNotificationService.sendErrorResponse` → `Transaction.sendError(code,
+            // message, null)`; the transaction injects the session into `error.data` (`JsonUtils.toJsonMessage`).
+            message["error"] = ["code": code, "message": text, "data": ["sessionId": session]]
+        case .exception(let type, let text, let method):
+            // Kurento/kurento `JsonRpcHandlerManager.handleRequest` catches what the handler throws and sends
+            // `ResponseError.newFromException(e)` past the transaction: code -1, `getSimpleName() + ":" +
+            // getMessage()`, `printStackTrace` as data, no sessionId.
+            message["error"] = ["code": -1, "message": "\(type):\(text)",
+                                "data": "java.lang.\(type): \(text)\n\tat org.kurento.room.rpc.JsonRpcUserControl"
+                                    + ".\(method)(JsonRpcUserControl.java)\n"]
+        }
+        try send(peer, message)
+    }
+
     /// Sends `method` to every connected session in `room` but `except`; a session without a connection misses it.
-    private func notify(_ room: String, except: String?, _ method: String, _ params: [String: Any]) {
+    func notify(_ room: String, except: String?, _ method: String, _ params: [String: Any]) {
         let targets = state.mutate { s in
             s.sessions.filter { $0.key != except && $0.value.room == room }.compactMap { $0.value.connection }
                 .compactMap { s.peers[$0] }
         }
         for peer in targets { try? send(peer, ["jsonrpc": "2.0", "method": method, "params": params]) }
-    }
-
-    private func reply(_ peer: HostilePeer, id: Any?, _ result: [String: Any]?, error: (Int, String)?) throws {
-        var message: [String: Any] = ["jsonrpc": "2.0", "id": id ?? NSNull()]
-        if let error {
-            message["error"] = ["code": error.0, "message": error.1, "data": "java.lang.RuntimeException"]
-        } else {
-            message["result"] = result ?? [:]
-        }
-        try send(peer, message)
     }
 
     private func send(_ peer: HostilePeer, _ message: [String: Any]) throws {

@@ -49,6 +49,18 @@ import Testing
         #expect(table.entries.isEmpty)
     }
 
+    @Test func withoutResendingARetryOnlyWaitsLongerAndTheTimeoutCountsOneSend() {
+        // A server that does not dedupe (docs/wire-protocol.md#stock-kurento): a copy would run again
+        var table = RequestTable()
+        let armed = try! #require(register(&table, 0, at: t0, retries: 1))
+        let (actions, next) = table.expire(firedFor: armed, now: armed, resending: false)
+        #expect(actions.isEmpty)
+        #expect(next == t0 + .seconds(15))  // the same schedule as a retry: twice the timeout
+        let (last, _) = table.expire(firedFor: t0 + .seconds(15), now: t0 + .seconds(15), resending: false)
+        guard case .fail(_, let error)? = last.first else { Issue.record("expected a failure"); return }
+        #expect(error == .timeout(method: "m0", attempts: 1))
+    }
+
     @Test func aCompletedRequestIsNeitherRetriedNorFailedAndASupersededTimerDoesNothing() {
         var table = RequestTable()
         let armed = try! #require(register(&table, 0, at: t0, retries: 3))
