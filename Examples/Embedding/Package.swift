@@ -45,7 +45,6 @@ let package = Package(
             dependencies: [
                 "DemoProtocol",
                 .product(name: "JSONRPC", package: "KurentoSignaling"),
-                .product(name: "WebSocketTransport", package: "KurentoSignaling"),
             ]
         ),
     ]

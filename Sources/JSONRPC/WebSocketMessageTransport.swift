@@ -33,15 +33,18 @@ public struct WebSocketMessageTransport: MessageTransport {
 
 extension JSONRPCClient {
     /// Creates a client for the JSON-RPC endpoint at `url` (`ws://` or `wss://`), over ``WebSocketMessageTransport``.
+    /// With `authToken`, every handshake (and redial) carries `Authorization: Bearer <authToken>`, as `RoomClient`'s
+    /// does; a server that refuses it fails the call with ``RPCError/unauthorized(_:)`` or ``RPCError/forbidden(_:)``.
     ///
     /// ```swift
     /// let client = JSONRPCClient(url: "ws://127.0.0.1:8888/kurento")
     /// let result = try await client.call("ping", params: ["interval": 240000])
     /// ```
     public convenience init(url: String, configuration: Configuration = .init(),
-                            webSocket: WebSocketClientConfiguration = .init()) {
+                            webSocket: WebSocketClientConfiguration = .init(), authToken: String? = nil) {
         WebSocketMessageTransport.noteScheme(of: url, to: configuration.logger)
-        self.init(transport: WebSocketMessageTransport(url: url, configuration: webSocket), configuration: configuration)
+        self.init(transport: WebSocketMessageTransport(url: url, configuration: webSocket.authorized(by: authToken)),
+                  configuration: configuration)
     }
 }
 

@@ -1,7 +1,6 @@
 import DemoProtocol
 import Foundation
 import JSONRPC
-import WebSocketTransport
 
 /// A JSON-RPC tool: `rpc-tool <ws-url> <name>` sends the server's `customRequest` with typed params (``Hello``),
 /// prints the typed answer (``Greeting``) and the typed `greeted` notification the server sent before it. The bearer
@@ -15,13 +14,11 @@ struct RPCTool {
             FileHandle.standardError.write(Data("usage: rpc-tool <ws-url> <name>\n".utf8))
             exit(2)
         }
-        var webSocket = WebSocketClientConfiguration()
         let token = ProcessInfo.processInfo.environment["SIGNALING_TOKEN"] ?? "demo-token"
-        webSocket.headers = [("Authorization", "Bearer \(token)")]
         // The servers of this package dedupe request ids, so a retried call runs once.
         let client = JSONRPCClient(
             url: arguments[1], configuration: .init(reconnect: .off, heartbeat: .off, acknowledgesNotifications: true),
-            webSocket: webSocket)
+            authToken: token)
         let greeted = client.notifications(Greeted.method, as: Greeted.self)  // before the call: none is missed
         do {
             try await client.connect()
