@@ -50,9 +50,11 @@ import Testing
         let queue = SystemTimerQueue()
         let fired = LockedValue<[String]>([])
         let strays = LockedValue(0)
-        for (name, delay) in [("c", 150), ("a", 50), ("b", 100)] {
+        // (deadlines from one base, after the scheduling below is over even under a sanitizer: the order is theirs)
+        let base = Self.deadline(in: .milliseconds(200) * deadlineScale)
+        for (name, delay) in [("c", 100), ("a", 0), ("b", 50)] {
             queue.schedule(DispatchTimerHandle { fired.withLock { $0.append(name) } },
-                           at: Self.deadline(in: .milliseconds(delay)))
+                           at: base + UInt64(delay) * 1_000_000)
             for _ in 0..<3_000 {
                 let timer = DispatchTimerHandle { strays.withLock { $0 += 1 } }
                 queue.schedule(timer, at: Self.deadline(in: .milliseconds(10)))
