@@ -81,9 +81,11 @@ final class InFlightWork: Sendable {
             }
             if self.returned(id) { finished(value) }
         }
+        // The deadline's timer is armed before the task exists: a deadline that passed in between found no task to
+        // cancel (its caller was told -32001 already), so the task is cancelled here.
         let cancelNow = state.withLock { s -> Bool in
             s.jobs[id]?.task = task  // (gone already if it returned at once)
-            return s.cancelled
+            return s.cancelled || s.jobs[id]?.phase == .expired
         }
         if cancelNow { task.cancel() }
     }

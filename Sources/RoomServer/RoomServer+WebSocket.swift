@@ -106,13 +106,14 @@ extension RoomServer {
         try await server.reloadCertificate()
     }
 
-    /// Serves until ``shutdown()`` is called or the calling task is cancelled, which shuts the server down.
+    /// Serves until ``shutdown()`` is called or the calling task is cancelled, which shuts the server down: the
+    /// whole ``shutdown()`` (readiness, media, the cluster), not only the listener.
     public func run() async {
         guard let listener else { return }
         await withTaskCancellationHandler {
             await listener.waitUntilStopped()
         } onCancel: {
-            Task { [timeout = configuration.operations.shutdownTimeout] in await listener.shutdown(timeout: timeout) }
+            Task { [self] in await shutdown() }
         }
     }
 

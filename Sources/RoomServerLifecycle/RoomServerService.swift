@@ -52,6 +52,11 @@ public struct RoomServerService: Service {
                 }
             }
             switch await group.next() ?? .serverStopped {
+            case .serverStopped where Task.isCancelled:
+                // This task was cancelled and the server's `run()` stopped first: the shutdown that began then is
+                // awaited to its end (a second call returns when everything has stopped).
+                group.cancelAll()
+                await Task { await server.shutdown() }.value
             case .serverStopped:
                 // Stopped by someone else's `shutdown()`, which is theirs to finish.
                 group.cancelAll()

@@ -42,4 +42,21 @@ import TestSupport
         try await returnsWithin(.seconds(10), "the room server's shutdown") { await server.shutdown() }
         backend.open()
     }
+
+    @Test func cancellingRunShutsTheWholeServerDownNotOnlyItsListener() async throws {
+        // Given a server served by run() in a task, and alice in a room
+        let server = try await RoomServer.start(.init())
+        let alice = try await RoomPeer.dialing(server.url)
+        try await alice.join("alice", "a")
+        let running = Task { await server.run() }
+
+        // When that task is cancelled
+        running.cancel()
+
+        // Then run() returns, alice's socket closes with 1001, and the server says it is shutting down (before, only
+        // the listener stopped: readiness, media and the cluster were left as they were)
+        try await returnsWithin(.seconds(10), "run()") { await running.value }
+        #expect(try await alice.end().code == 1001)
+        try await waitUntil("readiness to say so") { server.notReadyReason == "shutting down" }
+    }
 }
