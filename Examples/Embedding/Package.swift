@@ -34,6 +34,7 @@ let package = Package(
         .executableTarget(
             name: "room-bot",
             dependencies: [
+                "DemoProtocol",
                 .product(name: "RoomClient", package: "KurentoSignaling"),
                 .product(name: "PeerManager", package: "KurentoSignaling"),
                 .product(name: "Logging", package: "swift-log"),

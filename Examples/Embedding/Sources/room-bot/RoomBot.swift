@@ -1,3 +1,4 @@
+import DemoProtocol
 import Foundation
 import Logging
 import PeerManager
@@ -14,12 +15,8 @@ struct RoomBot: Service {
     let user: String
 
     static func main() async throws {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.count == 3 else {
-            FileHandle.standardError.write(Data("usage: room-bot <ws-url> <room> <user-to-wait-for>\n".utf8))
-            exit(2)
-        }
-        let (url, room, user) = (arguments[1], arguments[2], arguments[3])
+        let arguments = DemoProtocol.arguments(count: 3, usage: "room-bot <ws-url> <room> <user-to-wait-for>")
+        let (url, room, user) = (arguments[0], arguments[1], arguments[2])
         let environment = ProcessInfo.processInfo.environment
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "room-bot")

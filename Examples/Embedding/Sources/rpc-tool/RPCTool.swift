@@ -9,21 +9,17 @@ import JSONRPC
 @main
 struct RPCTool {
     static func main() async {
-        let arguments = CommandLine.arguments
-        guard arguments.count == 3 else {
-            FileHandle.standardError.write(Data("usage: rpc-tool <ws-url> <name>\n".utf8))
-            exit(2)
-        }
+        let arguments = DemoProtocol.arguments(count: 2, usage: "rpc-tool <ws-url> <name>")
         let token = ProcessInfo.processInfo.environment["SIGNALING_TOKEN"] ?? "demo-token"
         // The servers of this package dedupe request ids, so a retried call runs once.
         let client = JSONRPCClient(
-            url: arguments[1], configuration: .init(reconnect: .off, heartbeat: .off, acknowledgesNotifications: true),
+            url: arguments[0], configuration: .init(reconnect: .off, heartbeat: .off, acknowledgesNotifications: true),
             authToken: token)
         let greeted = client.notifications(Greeted.method, as: Greeted.self)  // before the call: none is missed
         do {
             try await client.connect()
             let greeting = try await client.call(
-                "customRequest", params: Hello(name: arguments[2]), as: Greeting.self,
+                "customRequest", params: Hello(name: arguments[1]), as: Greeting.self,
                 timeout: .seconds(2), retries: 2)
             print("greeting: \(greeting.text) (#\(greeting.count))")
             // The notification went out before the answer, so it is there already.

@@ -17,6 +17,7 @@ import WebSocketTransport
 @main
 struct SignalingServer {
     static func main() async throws {
+        _ = DemoProtocol.arguments(count: 0, usage: "signaling-server (SIGNALING_PORT, SIGNALING_TOKEN from the environment)")
         let environment = ProcessInfo.processInfo.environment
         let token = environment["SIGNALING_TOKEN"] ?? "demo-token"
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
