@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that a Swift package's manifest declares exactly what its targets import.
 
-    python3 scripts/check_manifest.py [PACKAGE_DIR]       # default: the repository root
+    python3 scripts/check_manifest.py [PACKAGE_DIR ...]    # default: the repository root
     python3 scripts/check_manifest.py --dump FILE [PACKAGE_DIR]
 
 Reads the manifest with `swift package dump-package` (run in PACKAGE_DIR; `--dump` reads a saved dump instead) and,
@@ -13,7 +13,8 @@ declares. Two findings, one line each:
                                                    but the manifest no longer says what the target needs)
     <target>: declares X but never imports it     (none of the modules of dependency X is imported)
 
-Exit 1 when there is any finding, else one summary line and exit 0; exit 2 when the manifest cannot be read.
+Exit 1 when there is any finding, else one summary line (per package) and exit 0; exit 2 when a manifest cannot be
+read. `SWIFT` names the swift command (default `swift`), as the Makefile's $(SWIFT) does.
 
 Imports are read from the sources with comments and string literals (multi-line and raw ones too) blanked out, so that
 code quoted inside a string or a comment is not an import. Every form counts: `import X`, `import X.Y` (module X),
@@ -35,6 +36,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -210,9 +212,10 @@ def swift_sources(directory: str, target: dict) -> list[str]:
 
 
 def dump_package(package_dir: str) -> dict:
-    swift = os.environ.get("SWIFT", "swift")
+    swift = os.environ.get("SWIFT") or "swift"  # as the Makefile's $(SWIFT): a command, maybe with arguments
     try:
-        result = subprocess.run([swift, "package", "dump-package"], cwd=package_dir, capture_output=True, text=True)
+        result = subprocess.run(shlex.split(swift) + ["package", "dump-package"], cwd=package_dir,
+                                capture_output=True, text=True)
     except OSError as error:
         raise ManifestError(f"cannot run `{swift} package dump-package` in {package_dir}: {error}") from error
     if result.returncode != 0:
@@ -418,13 +421,23 @@ def check_package(package_dir: str, dump: dict) -> tuple[list[str], list[str], i
 def main(arguments: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     repository = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser.add_argument("package", nargs="?", default=repository, help="the package's directory (default: %(default)s)")
+    parser.add_argument("packages", nargs="*", metavar="PACKAGE_DIR",
+                        help=f"the packages' directories, each checked in turn (default: {repository})")
     parser.add_argument("--dump", metavar="FILE", help="read this saved `swift package dump-package` output instead")
     options = parser.parse_args(arguments)
-    package_dir = os.path.abspath(options.package)
+    if options.dump and len(options.packages) > 1:
+        parser.error("--dump reads the manifest of one package")
+    status = 0
+    for package in options.packages or [repository]:
+        status = max(status, check(os.path.abspath(package), options.dump))
+    return status
+
+
+def check(package_dir: str, saved_dump: str | None) -> int:
+    """Checks one package and prints its findings (or its summary); returns the exit status."""
     try:
-        if options.dump:
-            with open(options.dump, encoding="utf-8") as file:
+        if saved_dump:
+            with open(saved_dump, encoding="utf-8") as file:
                 dump = json.load(file)
         else:
             dump = dump_package(package_dir)

@@ -4,6 +4,7 @@ import contextlib
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -298,6 +299,20 @@ class RuleTests(PackageTests):
                                         target("Other")])
         self.assertEqual((status, lines), (1, ["App: declares Other but never imports it"]))
 
+    def test_several_packages_are_checked_in_turn_and_any_finding_fails(self):
+        clean, drifted = (os.path.join(self.directory, name) for name in ("Clean", "Drifted"))
+        self.write("Sources/Core/Core.swift", "", root=clean)
+        self.write("Sources/Core/Core.swift", "import Foreign\n", root=drifted)
+        for root in (clean, drifted):
+            self.dependency_dumps[os.path.realpath(root)] = {
+                "name": os.path.basename(root), "targets": [target("Core")], "dependencies": [], "products": []}
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+            status = check_manifest.main([clean, drifted])
+        self.assertEqual((status, stdout.getvalue().splitlines()), (1, [
+            "check_manifest: Clean: 1 targets checked, every import declared and every dependency imported",
+            "Core: imports Foreign but does not declare it"]))
+
 
 class ProductTests(PackageTests):
     def test_a_product_maps_to_the_modules_of_its_targets(self):
@@ -378,7 +393,8 @@ class ProductTests(PackageTests):
         self.assertEqual(len(self.dumped), 1)  # the second run read .build/check-manifest-cache
 
 
-@unittest.skipUnless(shutil.which(os.environ.get("SWIFT", "swift")), "needs swift for `swift package dump-package`")
+@unittest.skipUnless(shutil.which((shlex.split(os.environ.get("SWIFT") or "swift") or ["swift"])[-1]),
+                     "needs swift for `swift package dump-package`")
 class RealDumpTests(unittest.TestCase):
     """The shape of a real `swift package dump-package` (what the fakes above imitate)."""
 
