@@ -1,6 +1,6 @@
 # KurentoSignaling: the commands of README.md.
 SWIFT ?= swift
-.PHONY: deps build examples test leaks demo cluster-demo tsan asan fuzz idle-cpu bench docs clean
+.PHONY: deps build examples check-manifest test leaks demo cluster-demo tsan asan fuzz idle-cpu bench docs clean
 
 deps:
 	bash scripts/deps.sh
@@ -17,10 +17,20 @@ examples: deps
 	rm -f $(EXAMPLES_SCRATCH)/debug.yaml
 	cd Examples/Embedding && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH)
 
+# The manifests against the sources (docs/testing.md#manifest-check): every module a target imports is a dependency
+# it declares, and every dependency it declares is imported; the root package and Examples/Embedding. The script's
+# own tests first. Resolving first gives the script the dependencies' manifests (products -> modules); the build
+# resolves the same anyway.
+check-manifest:
+	cd scripts && SWIFT="$(SWIFT)" python3 -m unittest -q test_check_manifest
+	$(SWIFT) package resolve
+	cd Examples/Embedding && $(SWIFT) package resolve
+	SWIFT="$(SWIFT)" python3 scripts/check_manifest.py . Examples/Embedding
+
 # The whole default suite (unit + integration over 127.0.0.1). Swift Testing prints the closing tally.
 # Serial (about 90 s): some witnesses (python, openssl) still block a cooperative thread while they run, and on
 # 2 cores that starved unrelated tests past their deadlines when everything ran at once.
-test: deps examples
+test: deps check-manifest examples
 	$(SWIFT) build --build-tests
 	KS_EXAMPLES_BIN=$(EXAMPLES_SCRATCH)/debug $(SWIFT) test --skip-build --no-parallel --skip LeakTests
 
