@@ -47,7 +47,7 @@ DERIVED_NAMES = {
 
 
 # Server CPU of the 1,000-client room run in the committed results before connections were served on the service
-# thread (README's table of that run): the baseline of the "at least halved" target.
+# thread (Benchmarks/results/2026-11-25-morning.md, the table of that run): the baseline of the "at least halved" target.
 ROOM_CPU_BEFORE = 1.61
 
 

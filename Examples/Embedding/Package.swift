@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A package of one's own that embeds KurentoSignaling, as README "Use it in your package" shows: a signaling server,
+// A package of one's own that embeds KurentoSignaling, as README "Using the package" shows: a signaling server,
 // a room bot and a JSON-RPC tool, written from the README and the docs with the library's public products only.
 // `make examples` builds it (and `make test` runs the three together with room-join: EmbeddingExampleTests).
 //

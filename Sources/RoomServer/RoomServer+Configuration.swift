@@ -71,7 +71,7 @@ extension RoomServer {
         /// Default: on, in memory.
         public var sharedObjects: SharedObjectService.Configuration?
         /// Several room-server processes serving the same rooms through Redis (``/RoomCluster/ClusterConfiguration``);
-        /// `nil` (the default): one process, no Redis. See README "Running a cluster" for what is shared.
+        /// `nil` (the default): one process, no Redis. See docs/cluster.md for what is shared.
         public var cluster: ClusterConfiguration?
         /// Health, readiness, the admin live view and metrics over plain HTTP (docs/operations.md). Default: health
         /// and readiness only; the admin routes are off until ``OperationsConfiguration/adminToken`` is set.

@@ -7,7 +7,7 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// What a Redis fault costs the users of a cluster (README "Running a cluster"): each node reaches Redis through a
+/// What a Redis fault costs the users of a cluster (docs/cluster.md, "What a Redis fault costs a user"): each node reaches Redis through a
 /// fault proxy of its own.
 @Suite(.enabled(if: clusterTestsRun, "needs redis-server (make deps installs it; required when CI=true)"), .serialized)
 struct ClusterRedisFaultTests {

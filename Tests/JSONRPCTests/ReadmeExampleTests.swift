@@ -2,7 +2,7 @@ import JSONRPC
 import Testing
 import WebSocketTransport
 
-/// The README's library example, kept compiling and true.
+/// The JSON-RPC library example of docs/examples.md ("Using the libraries", once the README's), kept compiling and true.
 @Suite struct ReadmeExampleTests {
     @Test func readmeJSONRPCExampleWorksAsWritten() async throws {
         let server = JSONRPCServer(configuration: .init(conventions: .plain))

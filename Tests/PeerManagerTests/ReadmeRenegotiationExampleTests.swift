@@ -2,7 +2,7 @@ import PeerManager
 import SDP
 import Testing
 
-/// README's renegotiation example, run as written, then checked.
+/// The renegotiation example of docs/examples.md (once the README's), run as written, then checked.
 @Suite struct ReadmeRenegotiationExampleTests {
     @Test func theReadmeRenegotiationRuns() async throws {
         let publisher = PeerManager(), server = PeerManager()

@@ -4,7 +4,7 @@ import RoomClient
 import Testing
 import TestSupport
 
-/// The room examples, built and run as the README shows: `room-custom-server` answers `customRequest`, and
+/// The room examples, built and run as docs/examples.md shows: `room-custom-server` answers `customRequest`, and
 /// `room-chat` joins a room on it and leaves at the end of its input.
 @Suite struct ExamplesTests {
     @Test func theCustomServerAnswersCustomRequestsAndTheChatJoinsAndLeaves() async throws {

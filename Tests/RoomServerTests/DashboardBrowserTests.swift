@@ -18,7 +18,7 @@ import TestSupport
         .appendingPathComponent("Witness/dashboard_cdp.py").path
 
     /// Where the screenshot goes: under the build directory, and (once, or with `KS_UPDATE_SCREENSHOTS=1`) to
-    /// docs/dashboard.png for the README.
+    /// docs/dashboard.png for docs/operations.md ("At a glance").
     static let screenshot = SchemaValidation.packageRoot.appendingPathComponent(".build/dashboard-test/dashboard.png")
     static let readmeScreenshot = SchemaValidation.packageRoot.appendingPathComponent("docs/dashboard.png")
 

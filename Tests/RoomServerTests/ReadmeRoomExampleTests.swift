@@ -5,7 +5,7 @@ import RoomServer
 import SDP
 import Testing
 
-/// The README's room example, kept compiling and true: an embedded room server, two clients, a published
+/// The room example of docs/examples.md ("Using the libraries", once the README's), kept compiling and true: an embedded room server, two clients, a published
 /// stream answered by the simulated media backend.
 @Suite struct ReadmeRoomExampleTests {
     @Test func readmeRoomExampleWorksAsWritten() async throws {

@@ -108,7 +108,7 @@ import TestSupport
         #expect(endCode == 4410, "ended with \(String(describing: endCode))")
 
         // And replies and chat kept flowing for the others: every round completed (p99 < 50 ms is the target;
-        // bounded loosely here, the exact figure is README's, from a quiet machine)
+        // bounded loosely here, the exact figure is docs/reliability.md's, from a quiet machine)
         let sorted = latencies.sorted()
         let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
         print("stuck member (\(stop)): \(latencies.count) rounds, p50 \(sorted[sorted.count / 2]), p99 \(p99)")

@@ -5,7 +5,7 @@ import SharedObjects
 import Testing
 import TestSupport
 
-/// The README's "Shared objects" example, as written there (the event loop stops at the message).
+/// The example of docs/shared-objects.md (once the README's "Shared objects"), as written there (the event loop stops at the message).
 @Suite struct ReadmeSharedObjectExampleTests {
     @Test func theReadmeExampleRuns() async throws {
         let server = try await RoomServer.start(.init())

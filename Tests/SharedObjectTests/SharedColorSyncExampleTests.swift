@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 
-/// `Examples/shared-color-sync`, run as the README shows: alice sets the colour three times and every client,
+/// `Examples/shared-color-sync`, run as docs/shared-objects.md shows: alice sets the colour three times and every client,
 /// alice included, follows in version order until all three agree.
 @Suite struct SharedColorSyncExampleTests {
     @Test func theOthersFollowTheColourAndAllAgree() async throws {

@@ -6,10 +6,11 @@ import SDP
 import Testing
 import TreeClient
 
-/// The README's Tree example, kept compiling and true (the lines between the markers are the README's).
+/// The Tree example of docs/tree.md (once the README's), kept compiling and true (the lines between the markers are
+/// docs/tree.md's).
 @Suite struct ReadmeTreeExampleTests {
     @Test func readmeTreeExampleWorksAsWritten() async throws {
-        // README begin
+        // docs/tree.md begin
         let server = try await RoomServer.start(.init())                     // Tree on ws://127.0.0.1:PORT/tree
         let master = TreeClient(url: server.treeURL)
         let tree = try await master.createTree()                              // the server's id
@@ -32,7 +33,7 @@ import TreeClient
         try await viewer.removeSink(sink.id, tree: tree)
         try await master.removeSource(tree: tree)
         try await master.releaseTree(tree)
-        // README end
+        // docs/tree.md end
         #expect(await media.connection("sink")?.signalingState == .stable)
         #expect(server.trees.isEmpty)
         await master.disconnect()
