@@ -1,6 +1,6 @@
 import JSONRPC
+import JSONRPCWebSocket
 import Testing
-import WebSocketTransport
 
 /// The README's library example, kept compiling and true.
 @Suite struct ReadmeExampleTests {
