@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SignalingSupport", targets: ["SignalingSupport"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
+        .library(name: "JSONRPCWebSocket", targets: ["JSONRPCWebSocket"]),
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "PeerManager", targets: ["PeerManager"]),
         .library(name: "RoomProtocol", targets: ["RoomProtocol"]),
@@ -89,7 +90,7 @@ let package = Package(
         .target(
             name: "JSONRPC",
             dependencies: [
-                "WebSocketTransport", "SignalingSupport",
+                "SignalingSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -98,15 +99,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "SDP", dependencies: ["SignalingSupport"], swiftSettings: strict),
-        .target(name: "PeerManager", dependencies: ["SDP", "SignalingSupport"], swiftSettings: strict),
+        // The WebSocket adapter: JSON-RPC connections, transports and listeners over WebSocketTransport, SockJS
+        // framing, the signaling clients' configuration. It re-exports the core and the transport.
+        .target(
+            name: "JSONRPCWebSocket",
+            dependencies: [
+                "JSONRPC", "WebSocketTransport", "SignalingSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "SDP", dependencies: [], swiftSettings: strict),
+        .target(name: "PeerManager", dependencies: ["SDP"], swiftSettings: strict),
         // Kurento Room wire vocabulary shared by RoomClient and RoomServer; must agree with Schemas/.
         .target(name: "RoomProtocol", dependencies: ["JSONRPC"], swiftSettings: strict),
         // The Swift kurento-client: Kurento Media Server objects (pipelines, WebRTC endpoints) and events over JSONRPCClient.
         .target(
             name: "KurentoClient",
             dependencies: [
-                "JSONRPC", "SignalingSupport",
+                "JSONRPC", "JSONRPCWebSocket", "SignalingSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
@@ -116,8 +127,8 @@ let package = Package(
         .target(
             name: "RoomServer",
             dependencies: [
-                "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
-                "SharedObjectServer", "RoomCluster", "KurentoClient",
+                "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "JSONRPCWebSocket", "SignalingSupport",
+                "SharedObjectServer", "SharedObjects", "RoomCluster", "KurentoClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
@@ -142,7 +153,7 @@ let package = Package(
         // Room access tokens (JWT, HS256) naming the user and the room, as LiveKit's do: an authorizer for RoomServer.
         .target(
             name: "RoomServerJWT",
-            dependencies: ["RoomServer", "RoomProtocol", "WebSocketTransport", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["RoomServer", "RoomProtocol", "JSONRPCWebSocket", .product(name: "JWTKit", package: "jwt-kit")],
             swiftSettings: strict
         ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
@@ -164,7 +175,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "SharedObjectSQLite", dependencies: ["SharedObjectServer", "SharedObjects", "JSONRPC", "CSQLite"],
+            name: "SharedObjectSQLite", dependencies: ["SharedObjectServer", "JSONRPC", "CSQLite"],
             swiftSettings: strict
         ),
         // The NBMRoomClient counterpart: typed room calls, the peers model, multicast room events, and the media
@@ -172,7 +183,7 @@ let package = Package(
         .target(
             name: "RoomClient",
             dependencies: [
-                "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "SignalingSupport", "WebSocketTransport",
+                "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "SignalingSupport", "JSONRPCWebSocket",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -181,7 +192,7 @@ let package = Package(
         .target(
             name: "TreeClient",
             dependencies: [
-                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport",
+                "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "JSONRPCWebSocket",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -198,7 +209,7 @@ let package = Package(
         .target(
             name: "CLISupport",
             dependencies: [
-                "JSONRPC", "SignalingSupport", "WebSocketTransport",
+                "JSONRPC", "SignalingSupport", "JSONRPCWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -207,17 +218,16 @@ let package = Package(
         .executableTarget(
             name: "room-join",
             dependencies: [
-                "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "CLISupport", "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "JSONRPCWebSocket",
                 "SharedObjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "tree-join",
             dependencies: [
-                "CLISupport", "TreeClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "WebSocketTransport",
+                "CLISupport", "TreeClient", "RoomProtocol", "JSONRPC", "SDP", "PeerManager", "JSONRPCWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -226,7 +236,7 @@ let package = Package(
             name: "room-server",
             dependencies: [
                 "RoomServer", "RoomServerPrometheus", "RoomCluster", "SignalingSupport", "SharedObjectServer",
-                "SharedObjectSQLite", "CLISupport", "JSONRPC", "KurentoClient", "WebSocketTransport", "RoomServerJWT",
+                "SharedObjectSQLite", "CLISupport", "JSONRPC", "KurentoClient", "JSONRPCWebSocket", "RoomServerJWT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -235,7 +245,7 @@ let package = Package(
         .executableTarget(
             name: "jsonrpc-echo-server",
             dependencies: [
-                "JSONRPC", "SignalingSupport", "WebSocketTransport", "CLISupport",
+                "JSONRPC", "SignalingSupport", "JSONRPCWebSocket", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/jsonrpc-echo-server",
@@ -270,7 +280,7 @@ let package = Package(
         .executableTarget(
             name: "shared-color-sync",
             dependencies: [
-                "SharedObjects", "RoomServer", "JSONRPC", "CLISupport",
+                "SharedObjects", "RoomServer", "JSONRPCWebSocket", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/shared-color-sync", swiftSettings: strict
@@ -299,7 +309,7 @@ let package = Package(
         .testTarget(name: "SignalingSupportTests", dependencies: ["SignalingSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ClusterTests",
-            dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager",
+            dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
                            "SharedObjects", "SharedObjectServer", "SignalingSupport", "TestSupport", "KurentoClient"],
             swiftSettings: strict
         ),
@@ -309,7 +319,7 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
-                "WebSocketTransport", "TestSupport",
+                "WebSocketTransport", "SignalingSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -318,14 +328,14 @@ let package = Package(
         .testTarget(
             name: "JSONRPCTests",
             dependencies: [
-                "JSONRPC", "WebSocketTransport", "SignalingSupport", "TestSupport",
+                "JSONRPC", "JSONRPCWebSocket", "SignalingSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            name: "SDPTests", dependencies: ["SDP"],
             exclude: ["Fixtures"],  // SDP text read from the test through #filePath
             swiftSettings: strict
         ),
@@ -343,7 +353,7 @@ let package = Package(
         .testTarget(
             name: "RoomServerTests",
             dependencies: [
-                "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "WebSocketTransport", "SignalingSupport",
+                "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "JSONRPCWebSocket", "SignalingSupport",
                 "TestSupport", "RoomClient", "RoomCluster", "RoomServerLifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -358,7 +368,7 @@ let package = Package(
         .testTarget(
             name: "RoomClientTests",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomClient", "RoomProtocol", "JSONRPC", "SDP", "SignalingSupport", "JSONRPCWebSocket", "TestSupport",
                 "RoomServer",  // room-join's interactive mode against an in-process server
                 "CLISupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),  // the CLIs' options
             ],
@@ -368,7 +378,7 @@ let package = Package(
         .testTarget(
             name: "RoomServerCLITests",
             dependencies: [
-                "RoomClient", "RoomProtocol", "JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport",
+                "RoomClient", "RoomProtocol", "JSONRPC", "JSONRPCWebSocket", "TestSupport",
                 "RoomServerJWT",  // tokens for `room-server --jwt-key`
             ],
             swiftSettings: strict
@@ -376,15 +386,15 @@ let package = Package(
         // Room access tokens against an in-process RoomServer over real sockets.
         .testTarget(
             name: "RoomServerJWTTests",
-            dependencies: ["RoomServerJWT", "RoomServer", "RoomClient", "RoomProtocol", "JSONRPC", "TestSupport"],
+            dependencies: ["RoomServerJWT", "RoomServer", "RoomClient", "RoomProtocol", "JSONRPC", "JSONRPCWebSocket", "TestSupport"],
             swiftSettings: strict
         ),
         // TreeClients against an in-process RoomServer on /tree over real sockets, media negotiated with PeerManager.
         .testTarget(
             name: "TreeTests",
             dependencies: [
-                "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "WebSocketTransport",
-                "SignalingSupport", "TestSupport",
+                "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "JSONRPCWebSocket",
+                "TestSupport",
             ],
             swiftSettings: strict
         ),
@@ -393,7 +403,7 @@ let package = Package(
             name: "SharedObjectTests",
             dependencies: [
                 "SharedObjects", "SharedObjectServer", "SharedObjectSQLite", "RoomServer", "RoomClient", "JSONRPC",
-                "WebSocketTransport", "SignalingSupport", "TestSupport",
+                "JSONRPCWebSocket", "SignalingSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),
@@ -403,7 +413,7 @@ let package = Package(
             name: "ResilienceTests",
             dependencies: [
                 "JSONRPC", "RoomClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "SignalingSupport",
-                "WebSocketTransport", "TestSupport",
+                "JSONRPCWebSocket", "TestSupport",
             ],
             swiftSettings: strict
         ),
@@ -411,7 +421,7 @@ let package = Package(
         // process, and `make test` skips it (docs/testing.md#leaks: leak runs are their own target).
         .testTarget(
             name: "LeakTests",
-            dependencies: ["JSONRPC", "SignalingSupport", "WebSocketTransport", "TestSupport"],
+            dependencies: ["JSONRPC", "SignalingSupport", "JSONRPCWebSocket", "TestSupport"],
             swiftSettings: strict
         ),
         // The metrics (docs/operations.md#metrics): an in-process RoomServer with a Prometheus registry of its own
@@ -420,7 +430,7 @@ let package = Package(
         .testTarget(
             name: "MetricsTests",
             dependencies: [
-                "RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
+                "RoomServer", "RoomClient", "RoomCluster", "JSONRPC", "PeerManager", "SDP",
                 "SignalingSupport", "TestSupport", "KurentoClient", "RoomServerPrometheus",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -13,6 +13,10 @@ declares. Two findings, one line each:
                                                    but the manifest no longer says what the target needs)
     <target>: declares X but never imports it     (none of the modules of dependency X is imported)
 
+and, for a package with rules in LAYERING (this repository's), two more: a target that reaches a target it must keep
+out of its dependency closure (`<target>: reaches X (A -> B -> X), which it must not`), and a C library declared by a
+target other than its one importer.
+
 Exit 1 when there is any finding, else one summary line (per package) and exit 0; exit 2 when a manifest cannot be
 read. `SWIFT` names the swift command (default `swift`), as the Makefile's $(SWIFT) does.
 
@@ -59,6 +63,21 @@ TOOLCHAIN_MODULES = frozenset({
 # Findings that are not drift, each with its reason: (target, "imports" | "declares", module or dependency) -> reason.
 # A dependency declared only to link a C library, or only for its plugin or resources, belongs here. None so far.
 EXCEPTIONS: dict[tuple[str, str, str], str] = {}
+
+# This repository's layering (docs/architecture.md#layering), checked on the package of that name over its own targets'
+# dependencies, transitively. "below": libraries that must not link a C library at all, even through another target
+# (a user who brings another transport links no libwebsockets); "keeps out": a target and what must stay out of its
+# closure (optional products stay optional); "only importer": each C library and the one target that may depend on it.
+LAYERING: dict[str, dict] = {
+    "KurentoSignaling": {
+        "below": {"SignalingSupport", "SDP", "PeerManager", "JSONRPC", "RoomProtocol", "SharedObjects",
+                  "SharedObjectServer"},
+        "c libraries": {"CLibWebSockets", "CHiredis", "CSQLite"},
+        "keeps out": {"RoomServer": {"CSQLite", "SharedObjectSQLite"}},
+        "only importer": {"CLibWebSockets": "WebSocketTransport", "CHiredis": "RoomCluster",
+                          "CSQLite": "SharedObjectSQLite"},
+    },
+}
 
 # The directories SwiftPM looks in for a target without `path:`.
 SOURCE_DIRECTORIES = ("Sources", "Source", "src", "srcs")
@@ -394,6 +413,47 @@ def check_target(target: dict, imports: set[str], dependencies: list[Dependency]
     return findings
 
 
+def layering_findings(dump: dict) -> list[str]:
+    """The findings of the package's LAYERING rules (none for a package without rules), one line each."""
+    rules = LAYERING.get(dump.get("name", ""))
+    if not rules:
+        return []
+    targets = {target["name"]: target for target in dump.get("targets", [])}
+
+    def path_to(start: str, goal: str) -> list[str] | None:
+        """The shortest chain of the package's own target dependencies from `start` to `goal`, if any."""
+        previous, queue = {start: None}, [start]
+        while queue:
+            name = queue.pop(0)
+            if name == goal:
+                chain = []
+                while name is not None:
+                    chain.append(name)
+                    name = previous[name]
+                return chain[::-1]
+            for dependency in targets.get(name, {}).get("dependencies", []):
+                (kind, values), = dependency.items()
+                if kind in ("byName", "target") and values[0] in targets and values[0] not in previous:
+                    previous[values[0]] = name
+                    queue.append(values[0])
+        return None
+
+    findings = []
+    forbidden = [(name, rules["c libraries"]) for name in sorted(rules.get("below", ()))]
+    forbidden += sorted(rules.get("keeps out", {}).items())
+    for name, kept_out in forbidden:
+        for goal in sorted(kept_out):
+            chain = path_to(name, goal)
+            if chain:
+                findings.append(f"{name}: reaches {goal} ({' -> '.join(chain)}), which it must not")
+    for library, importer in sorted(rules.get("only importer", {}).items()):
+        for target in dump.get("targets", []):
+            declared = {next(iter(d.values()))[0] for d in target.get("dependencies", [])}
+            if library in declared and target["name"] != importer:
+                findings.append(f"{target['name']}: depends on {library}, which only {importer} may")
+    return findings
+
+
 def check_package(package_dir: str, dump: dict) -> tuple[list[str], list[str], int]:
     """(findings, notes, number of targets checked) for the package at `package_dir`."""
     packages = Packages(package_dir, dump)
@@ -415,7 +475,7 @@ def check_package(package_dir: str, dump: dict) -> tuple[list[str], list[str], i
                 imports |= imported_modules(source.read())
         findings += check_target(target, imports, declared_dependencies(target, targets, packages))
         checked += 1
-    return findings, packages.notes, checked
+    return findings + layering_findings(dump), packages.notes, checked
 
 
 def main(arguments: list[str] | None = None) -> int:
@@ -453,7 +513,9 @@ def check(package_dir: str, saved_dump: str | None) -> int:
     if findings:
         print(f"check_manifest: {len(findings)} finding(s) in {name} ({checked} targets checked)", file=sys.stderr)
         return 1
-    print(f"check_manifest: {name}: {checked} targets checked, every import declared and every dependency imported")
+    layered = " and the layering kept" if name in LAYERING else ""
+    print(f"check_manifest: {name}: {checked} targets checked, every import declared and every dependency "
+          f"imported{layered}")
     return 0
 
 

@@ -432,3 +432,43 @@ class RealDumpTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LayeringTests(unittest.TestCase):
+    """This repository's layering rules (LAYERING), on dumps named KurentoSignaling."""
+
+    @staticmethod
+    def dump(targets, name="KurentoSignaling"):
+        return {"name": name, "targets": targets}
+
+    def test_the_layered_graph_passes(self):
+        dump = self.dump([target("CLibWebSockets", "system"), target("WebSocketTransport", dependencies=["CLibWebSockets"]),
+                          target("JSONRPC"), target("JSONRPCWebSocket", dependencies=["JSONRPC", "WebSocketTransport"]),
+                          target("RoomProtocol", dependencies=["JSONRPC"])])
+        self.assertEqual(check_manifest.layering_findings(dump), [])
+
+    def test_a_core_library_that_reaches_a_c_library_is_a_finding_with_its_chain(self):
+        dump = self.dump([target("CLibWebSockets", "system"), target("WebSocketTransport", dependencies=["CLibWebSockets"]),
+                          target("JSONRPC", dependencies=["WebSocketTransport"]),
+                          target("RoomProtocol", dependencies=["JSONRPC"])])
+        self.assertEqual(check_manifest.layering_findings(dump), [
+            "JSONRPC: reaches CLibWebSockets (JSONRPC -> WebSocketTransport -> CLibWebSockets), which it must not",
+            "RoomProtocol: reaches CLibWebSockets (RoomProtocol -> JSONRPC -> WebSocketTransport -> CLibWebSockets), "
+            "which it must not"])
+
+    def test_an_optional_product_kept_out_of_the_server(self):
+        dump = self.dump([target("CSQLite", "system"), target("SharedObjectSQLite", dependencies=["CSQLite"]),
+                          target("RoomServer", dependencies=[("target", "SharedObjectSQLite")])])
+        self.assertEqual(check_manifest.layering_findings(dump), [
+            "RoomServer: reaches CSQLite (RoomServer -> SharedObjectSQLite -> CSQLite), which it must not",
+            "RoomServer: reaches SharedObjectSQLite (RoomServer -> SharedObjectSQLite), which it must not"])
+
+    def test_a_c_library_has_one_importer(self):
+        dump = self.dump([target("CHiredis", "system"), target("RoomCluster", dependencies=["CHiredis"]),
+                          target("Other", dependencies=["CHiredis"])])
+        self.assertEqual(check_manifest.layering_findings(dump), ["Other: depends on CHiredis, which only RoomCluster may"])
+
+    def test_other_packages_have_no_layering_rules(self):
+        dump = self.dump([target("CLibWebSockets", "system"), target("JSONRPC", dependencies=["CLibWebSockets"])],
+                         name="Elsewhere")
+        self.assertEqual(check_manifest.layering_findings(dump), [])

@@ -25,8 +25,6 @@ let package = Package(
                 .product(name: "RoomServer", package: "KurentoSignaling"),
                 .product(name: "RoomServerPrometheus", package: "KurentoSignaling"),
                 .product(name: "RoomServerLifecycle", package: "KurentoSignaling"),
-                .product(name: "WebSocketTransport", package: "KurentoSignaling"),
-                .product(name: "JSONRPC", package: "KurentoSignaling"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -45,7 +43,7 @@ let package = Package(
             name: "rpc-tool",
             dependencies: [
                 "DemoProtocol",
-                .product(name: "JSONRPC", package: "KurentoSignaling"),
+                .product(name: "JSONRPCWebSocket", package: "KurentoSignaling"),
             ]
         ),
     ]

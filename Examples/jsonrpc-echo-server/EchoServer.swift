@@ -3,8 +3,8 @@ import CLISupport
 import Dispatch
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import WebSocketTransport
 
 /// A plain JSON-RPC 2.0 server over WebSocket (Kurento conventions off): `echo` returns its params, and the methods
 /// of the JSON-RPC 2.0 specification's §7 examples answer as the specification shows

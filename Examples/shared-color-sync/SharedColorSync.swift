@@ -1,7 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Foundation
-import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
 import SharedObjects
 

@@ -1,7 +1,7 @@
 public import ArgumentParser
 public import JSONRPC
+public import JSONRPCWebSocket
 public import Logging
-public import WebSocketTransport
 
 /// How a command-line tool connects: the request timeout and retries, the bearer token, TLS trust and logging.
 /// Each tool turns these into its client's configuration.

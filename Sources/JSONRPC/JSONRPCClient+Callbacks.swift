@@ -14,17 +14,16 @@ extension JSONRPCClient {
         return id
     }
 
-    /// Completion-closure face of ``notify(_:params:)``; `completion` gets the send failure, if any.
-    public func notify(_ method: String, params: JSONValue? = nil, completion: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
-            do { try await notify(method, params: params); completion(nil) } catch { completion(error) }
-        }
+    /// Completion-closure face of ``notify(_:params:)``: `completion` runs exactly once, on no particular thread,
+    /// with `.success` once the notification is handed to the connection, or the send failure.
+    public func notify(_ method: String, params: JSONValue? = nil,
+                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        complete(completion) { try await self.notify(method, params: params) }
     }
 
-    /// Completion-closure face of ``connect()``.
-    public func connect(completion: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
-            do { try await connect(); completion(nil) } catch { completion(error) }
-        }
+    /// Completion-closure face of ``connect()``: `completion` runs exactly once, on no particular thread (the
+    /// same shape as `SignalingClient`'s).
+    public func connect(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        complete(completion) { try await self.connect() }
     }
 }

@@ -2,7 +2,6 @@ import CoreMetrics
 public import Logging
 public import SignalingSupport
 import Tracing
-import WebSocketTransport
 
 /// The JSON-RPC 2.0 server endpoint: serves accepted ``MessageConnection``s (from the WebSocket adapter or
 /// ``LocalMessageConnection``).
@@ -159,7 +158,7 @@ public final class JSONRPCServer: Sendable {
     let rememberedBytes: ResponseCacheBudget
     /// Keeps the lines a client can trigger at will from flooding the log (docs/operations.md#logs).
     let logThrottle: LogThrottle
-    var logger: Logger { configuration.logger }
+    package var logger: Logger { configuration.logger }
 
     /// Creates a server with no methods but the built-ins.
     public init(configuration: Configuration = .init()) {
@@ -171,11 +170,10 @@ public final class JSONRPCServer: Sendable {
         logThrottle = LogThrottle(clock: configuration.clock)
     }
 
-    /// The default ``Configuration/principal``: the bearer token of a WebSocket connection's upgrade
-    /// (`Authorization: Bearer …`, else `?access_token=`; `UpgradeRequest.bearerToken`), `nil` for any other
-    /// connection.
+    /// The default ``Configuration/principal``: the connection's ``MessageConnection/bearerToken`` (a WebSocket
+    /// connection's upgrade: `Authorization: Bearer …`, else `?access_token=`), `nil` when it has none.
     public static func bearerToken(of connection: any MessageConnection) -> String? {
-        (connection as? WebSocketMessageConnection)?.webSocket.request?.bearerToken
+        connection.bearerToken
     }
 
     /// Registers the handler of `method`. Return the result, or `nil` for a void result; throw an
@@ -278,10 +276,11 @@ public final class JSONRPCServer: Sendable {
     /// A connection the transport closed with 1009 for a message over its size limit (a peer's own 1009 is not
     /// ours): counted in `signaling_closes_total{reason="message_too_big"}` and logged, at most ten lines per ten
     /// seconds (docs/operations.md#logs).
+    /// RFC 6455 §7.4.1: the close code of a message too big to process.
+    private static let messageTooBig: UInt16 = 1009
+
     private func noteOversizeClose(_ connection: any MessageConnection, end: ConnectionEnd, session: ServerSession) async {
-        guard end.code == WebSocketCloseCode.messageTooBig.rawValue,
-              let socket = connection as? WebSocketMessageConnection,
-              await socket.webSocket.closeInfo.initiatedLocally else { return }
+        guard end.code == Self.messageTooBig, await connection.closedLocally else { return }
         metrics?.closed(.messageTooBig)
         logger.log(.warning, "connection closed: message too big",
                    metadata: ["session": .string(session.redactedID), "code": "\(end.code)", "reason": .bounded(end.reason)],

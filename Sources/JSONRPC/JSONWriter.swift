@@ -4,20 +4,20 @@
 /// The text grows as UTF-8 bytes and becomes a `String` once, in ``output``: a message is some twenty small pieces
 /// (quotes, colons, commas, keys), and appending each to a `String` cost a few hundred instructions, a third of a
 /// client's call.
-struct JSONWriter {
+package struct JSONWriter {
     private var bytes: [UInt8] = []
     /// Object members in key order (a canonical text: equal values, equal texts).
     private let sortsKeys: Bool
 
-    init(capacity: Int = 512, sortsKeys: Bool = false) {
+    package init(capacity: Int = 512, sortsKeys: Bool = false) {
         self.sortsKeys = sortsKeys
         bytes.reserveCapacity(capacity)
     }
 
     /// The text written so far.
-    var output: String { String(decoding: bytes, as: UTF8.self) }
+    package var output: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: write(raw: "null")
         case .bool(let b): write(raw: b ? "true" : "false")
@@ -58,7 +58,7 @@ struct JSONWriter {
     }
 
     /// Appends already-serialized JSON text verbatim (a raw `params` being forwarded).
-    mutating func write(raw: String) {
+    package mutating func write(raw: String) {
         var raw = raw
         raw.withUTF8 { bytes.append(contentsOf: $0) }
     }

@@ -58,8 +58,14 @@ public protocol MessageConnection: Sendable {
     /// Default: none.
     var openingHeaders: [String: String] { get }
     /// The last measured round-trip time to the peer, if the connection measures it (a server-side WebSocket
-    /// connection does, with PING frames: ``/WebSocketTransport/WebSocketConnection/roundTripTime``). Default `nil`.
+    /// connection does, with PING frames: `WebSocketConnection.roundTripTime`). Default `nil`.
     var roundTripTime: Duration? { get }
+    /// The bearer credential the peer presented when it opened the connection (a WebSocket upgrade's
+    /// `Authorization: Bearer …`, else its `?access_token=`), if the transport carries one. Default `nil`.
+    var bearerToken: String? { get }
+    /// Whether this side closed the connection (the transport refused what the peer sent, or this side shut it
+    /// down), as opposed to the peer or the network. Meaningful once ``receive()`` has thrown. Default `false`.
+    var closedLocally: Bool { get async }
 }
 
 extension MessageConnection {
@@ -70,6 +76,10 @@ extension MessageConnection {
     public var openingHeaders: [String: String] { [:] }
     /// No measurement: `nil`.
     public var roundTripTime: Duration? { nil }
+    /// No credential: `nil`.
+    public var bearerToken: String? { nil }
+    /// Not known: `false`.
+    public var closedLocally: Bool { get async { false } }
 
     /// Queues `text` without waiting for it to be written and without asking how it went (replies: a reply lost
     /// with its connection is recovered by the client's re-send or failure on the drop).

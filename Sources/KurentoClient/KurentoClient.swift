@@ -1,4 +1,5 @@
 public import JSONRPC
+import JSONRPCWebSocket
 import Logging
 import SignalingSupport
 

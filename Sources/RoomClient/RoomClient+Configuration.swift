@@ -1,7 +1,7 @@
 public import JSONRPC
+public import JSONRPCWebSocket
 public import Logging
 public import SignalingSupport
-public import WebSocketTransport
 
 extension RoomClient {
     /// Client settings: those every signaling client shares (``common``, read and written as members of this

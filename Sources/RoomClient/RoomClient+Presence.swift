@@ -1,4 +1,5 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
 
 extension RoomClient {

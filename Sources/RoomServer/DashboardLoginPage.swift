@@ -1,4 +1,4 @@
-import WebSocketTransport
+import JSONRPCWebSocket
 
 /// The dashboard's login form (docs/operations.md#dashboard): served on `GET /dashboard` without a live session. It
 /// posts the admin token to ``RoomServer/dashboardLoginPath`` in the request body, so the token is never in a URL

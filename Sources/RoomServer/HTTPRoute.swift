@@ -1,4 +1,4 @@
-public import WebSocketTransport
+public import JSONRPCWebSocket
 
 /// A plain-HTTP route of the application's on a ``RoomServer``'s own port, beside `/healthz`, `/metrics` and the
 /// rest (``OperationsConfiguration/routes``, docs/operations.md#application-routes).

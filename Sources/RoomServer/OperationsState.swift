@@ -1,5 +1,5 @@
+import JSONRPCWebSocket
 import SignalingSupport
-import WebSocketTransport
 
 /// What readiness depends on (docs/operations.md#readiness), and the second plain-HTTP listener, if any.
 final class OperationsState: Sendable {

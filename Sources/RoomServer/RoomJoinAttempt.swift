@@ -1,4 +1,4 @@
-public import WebSocketTransport
+public import JSONRPCWebSocket
 
 /// What the join authorizer of ``RoomServer/Configuration`` sees (docs/architecture.md#identity): who wants to join
 /// which room, and how the caller's connection was opened (a bearer token in `Authorization` or `?access_token=`, the

@@ -1,6 +1,6 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import WebSocketTransport
 
 /// The WebSocket side of a ``RoomServer`` made by ``RoomServer/start(_:)``: the JSON-RPC listener, and who waits
 /// in ``RoomServer/run()`` for it to stop.

@@ -1,5 +1,5 @@
 import Foundation
-import WebSocketTransport
+import JSONRPCWebSocket
 
 /// Who may see the rooms (docs/operations.md#the-admin-token): the admin token in `Authorization: Bearer`, or a
 /// session cookie from the dashboard's login form; never a token in a URL. Wrong tokens count against the peer

@@ -1,9 +1,9 @@
 public import JSONRPC
+public import JSONRPCWebSocket
 public import Logging
 public import RoomCluster
 public import SharedObjectServer
 public import SignalingSupport
-public import WebSocketTransport
 
 extension RoomServer {
     /// What a ``RoomServer`` is made of: where it listens, its media backend, limits, hooks and clock.

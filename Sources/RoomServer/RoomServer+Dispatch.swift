@@ -1,9 +1,9 @@
 import CoreMetrics
 import JSONRPC
+import JSONRPCWebSocket
 import Logging
 import RoomProtocol
 import SignalingSupport
-import WebSocketTransport
 
 extension RoomServer {
     /// Decodes and runs one Room request. Room errors go out as their error objects (with the sessionId in

@@ -1,7 +1,7 @@
 import Foundation
 import JSONRPC
+public import JSONRPCWebSocket
 import Logging
-public import WebSocketTransport
 
 /// The plain-HTTP routes of a ``RoomServer`` (docs/operations.md#endpoints): health and readiness, the rooms
 /// snapshot and the dashboard behind the admin token, and the metrics exposition.

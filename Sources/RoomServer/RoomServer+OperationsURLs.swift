@@ -1,4 +1,4 @@
-import WebSocketTransport
+import JSONRPCWebSocket
 
 /// Where a started ``RoomServer`` answers plain HTTP (docs/operations.md#endpoints): the probes and the metrics on
 /// its own port or on the second listener (``OperationsConfiguration/listener``), the admin routes on its own port.

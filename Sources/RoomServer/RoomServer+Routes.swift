@@ -1,5 +1,5 @@
+public import JSONRPCWebSocket
 import Logging
-public import WebSocketTransport
 
 /// The application's plain-HTTP routes on the server's own port (``OperationsConfiguration/routes``,
 /// docs/operations.md#application-routes), beside the server's own.

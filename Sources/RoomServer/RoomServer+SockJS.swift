@@ -1,5 +1,5 @@
 import JSONRPC
-import WebSocketTransport
+import JSONRPCWebSocket
 
 /// SockJS's WebSocket transport on Room's and Tree's paths (docs/wire-protocol.md#sockjs), as the stock Tree server
 /// serves it: Kurento/kurento-tree `KurentoTreeServerApp.java` registers its handler `withSockJS()` on

@@ -1,8 +1,8 @@
 import CoreMetrics
 public import JSONRPC
+import JSONRPCWebSocket
 import Logging
 import RoomProtocol
-import WebSocketTransport
 
 /// Kurento Tree (docs/wire-protocol.md#tree) on its own path, ``treePath``, with its own JSON-RPC router and sessions
 /// (docs/wire-protocol.md#compatibility: Room and Tree both use the notification name `iceCandidate`, with different

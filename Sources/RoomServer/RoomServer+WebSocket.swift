@@ -1,8 +1,8 @@
 import JSONRPC
-import RoomCluster
+import JSONRPCWebSocket
 import Logging
+import RoomCluster
 import SignalingSupport
-import WebSocketTransport
 
 extension RoomServer {
     /// The paths Room is served on (`/room`, as Kurento's room server, and `/`).

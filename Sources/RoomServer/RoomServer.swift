@@ -1,11 +1,11 @@
-public import JSONRPC
 import CoreMetrics
+public import JSONRPC
+import JSONRPCWebSocket
 import Logging
 public import RoomCluster
 import RoomProtocol
 public import SharedObjectServer
 import SignalingSupport
-import WebSocketTransport
 
 /// An embeddable Kurento Room server (docs/wire-protocol.md#room, docs/wire-protocol.md#compatibility and
 /// docs/architecture.md#identity): rooms, participants, identity, limits, and a ``MediaBackend`` for the endpoints.

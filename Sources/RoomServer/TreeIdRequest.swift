@@ -1,4 +1,4 @@
-public import WebSocketTransport
+public import JSONRPCWebSocket
 
 /// What ``RoomServer/Configuration/authorizeTreeId`` sees (docs/wire-protocol.md#tree): a `createTree` naming the
 /// tree's id itself, and how the caller's connection was opened (a bearer token, the Origin). Without that hook a

@@ -1,8 +1,8 @@
 public import Foundation
+public import JSONRPCWebSocket
 import JWTKit
 import RoomProtocol
 public import RoomServer
-public import WebSocketTransport
 
 /// A `RoomServer` authorizer for JSON Web Tokens that name the user and the room, as LiveKit's and OpenVidu's access
 /// tokens do (``RoomAccessClaims``), signed with HS256 (docs/operations.md#room-access-tokens).

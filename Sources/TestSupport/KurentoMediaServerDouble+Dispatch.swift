@@ -23,7 +23,7 @@ extension KurentoMediaServerDouble {
         case .gate(let gate)?: gate.block()
         case nil: break
         }
-        return operationLock.withLock {
+        return operationLock.withLock { _ in
             process(method: method, id: request["id"] ?? NSNull(), hasID: hasID, params: request["params"],
                     operation: operation, on: socket)
         }

@@ -12,7 +12,7 @@ extension KurentoMediaServerDouble {
             // On a thread of its own: it waits for a method that is running (the operation lock), which may be
             // waiting for PeerManager on the cooperative pool.
             Thread.detachNewThread { [self] in
-                operationLock.withLock {
+                operationLock.withLock { _ in
                     let sockets = state.withLock { s -> [Socket] in
                         s.world = World(epoch: s.world.epoch + 1, candidatePort: configuration.firstCandidatePort)
                         return Self.detachSockets(&s)

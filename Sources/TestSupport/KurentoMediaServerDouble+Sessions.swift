@@ -155,7 +155,7 @@ extension KurentoMediaServerDouble {
 
     /// One collection, atomic with respect to requests.
     func runCollection() {
-        let closing = operationLock.withLock {
+        let closing = operationLock.withLock { _ in
             state.withLock { s -> [String] in
                 guard !s.stopped else { return [] }
                 s.collections += 1

@@ -72,7 +72,7 @@ public final class KurentoMediaServerDouble: Sendable {
     let state: LockedValue<State>
     /// Held while one request's method runs, a collection runs or a restart resets the world: methods are atomic.
     /// Only the double's own threads take it (never a caller's task), so a method may block on PeerManager.
-    let operationLock = Lock()
+    let operationLock = LockedValue(())
     /// EVH `WorkerPool workers(1)`: events are sent one at a time, in order.
     let eventQueue = DispatchQueue(label: "kms-double.events")
     let collector = CollectorClock()

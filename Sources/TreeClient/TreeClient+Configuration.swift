@@ -1,4 +1,4 @@
-public import JSONRPC
+public import JSONRPCWebSocket
 
 extension TreeClient {
     /// Client settings: the ones every signaling client shares, with the same defaults as `RoomClient`'s.

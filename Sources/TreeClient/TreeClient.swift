@@ -1,4 +1,5 @@
 public import JSONRPC
+public import JSONRPCWebSocket
 import Logging
 import RoomProtocol
 import SDP

@@ -2,9 +2,9 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import Synchronization
-import WebSocketTransport
 
 /// How `room-join` sends chat: paced under the server's request limit, so that piped input arrives whole; a line
 /// over the server's size limit refused locally; a line the server still refuses as "rate limited" sent again after

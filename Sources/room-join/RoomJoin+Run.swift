@@ -1,7 +1,8 @@
-import CLISupport
 import ArgumentParser
+import CLISupport
 import Dispatch
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomProtocol
 

@@ -2,16 +2,16 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import KurentoClient
 import Logging
 import RoomCluster
 import RoomServer
-import RoomServerPrometheus
 import RoomServerJWT
+import RoomServerPrometheus
 import SharedObjectSQLite
 import SharedObjectServer
 import SignalingSupport
-import WebSocketTransport
 
 /// `room-server [--port N] …`: the embeddable ``RoomServer`` as a process. The first stdout line
 /// is the URL to dial; SIGINT or SIGTERM closes every session with 1001 and exits 0.

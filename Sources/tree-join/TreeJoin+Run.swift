@@ -2,10 +2,10 @@ import ArgumentParser
 import CLISupport
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomProtocol
 import SDP
 import TreeClient
-import WebSocketTransport
 
 /// Why the stay ended.
 enum Stop: Sendable {

@@ -51,6 +51,38 @@ import Testing
         #expect(try results.withLock { $0 }[0].get() == 19)
     }
 
+    /// `connect(completion:)` and `notify(_:params:completion:)` complete with `Result<Void, any Error>`, the
+    /// shape of `SignalingClient.connect(completion:)` (one shape per verb), exactly once each.
+    @Test func connectAndNotifyCompletionsGetOneResultEach() async throws {
+        // Given a client on a raw peer
+        let (near, far) = LocalMessageConnection.pair()
+        let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(reconnect: .off))
+        let peer = RawPeer(connection: far)
+        let outcomes = LockedValue<[String]>([])
+        let record: @Sendable (String, Result<Void, any Error>) -> Void = { verb, result in
+            let text = switch result {
+            case .success: "\(verb) ok"
+            case .failure: "\(verb) failed"
+            }
+            outcomes.withLock { $0.append(text) }
+        }
+
+        // When it connects and notifies through the completion faces, then notifies once the peer has gone
+        client.connect { record("connect", $0) }
+        try await waitUntil("the connect completion") { outcomes.withLock { $0 } == ["connect ok"] }
+        client.notify("hello", params: ["from": "test"]) { record("notify", $0) }
+        let notification = try await peer.receive()
+        try await waitUntil("the notify completion") { outcomes.withLock { $0.count } == 2 }
+        await far.close(code: 1006, reason: "dropped")
+        try await waitUntil("the drop") { !client.isConnected }
+        client.notify("late") { record("late notify", $0) }
+
+        // Then each completion ran once, with what happened
+        try await waitUntil("the late completion") { outcomes.withLock { $0.count } == 3 }
+        #expect(notification["method"] == "hello")
+        #expect(outcomes.withLock { $0 } == ["connect ok", "notify ok", "late notify failed"])
+    }
+
     @Test func delegateIsHeldWeakly() {
         let client = JSONRPCClient(transport: LocalTransport.serving(.specificationExamples()))
         var delegate: RecordingDelegate? = RecordingDelegate()

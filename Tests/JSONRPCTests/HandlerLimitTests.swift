@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// A busy or hung handler never holds up anyone else: a bounded number of handlers per connection (past which
 /// the connection stops reading), a handler deadline, and a dropped socket that unbinds its session at once.

@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Where handlers run. The server reads and answers each connection on the event loop's service thread; only
 /// handlers registered for it (`registerInline`, `.connectionExecutor`) run there. Everything else, the default,

@@ -1,8 +1,8 @@
 import Foundation
 import JSONRPC
-import Testing
+import JSONRPCWebSocket
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Hostile servers (docs/testing.md#fault-injection): a `JSONRPCClient` against a server that misbehaves on purpose
 /// (``HostileWebSocketServer``, raw TCP, real sockets). Every call completes exactly once with a clear error, and

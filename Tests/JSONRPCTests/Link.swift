@@ -1,6 +1,6 @@
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
-import WebSocketTransport
 
 /// How a test reaches its server: an in-memory ``LocalMessageConnection`` pair, or a real WebSocket on 127.0.0.1
 /// through ``JSONRPCServer/listen(on:loop:)``. Tests that take a `Link` argument specify both.

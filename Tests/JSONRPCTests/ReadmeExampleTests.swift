@@ -1,6 +1,6 @@
 import JSONRPC
+import JSONRPCWebSocket
 import Testing
-import WebSocketTransport
 
 /// The JSON-RPC library example of docs/examples.md ("Using the libraries", once the README's), kept compiling and true.
 @Suite struct ReadmeExampleTests {

@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// A client that reads on the event loop (``JSONRPCClient/Configuration/readsOnEventLoop``) completes plain calls
 /// there, but keeps wire order and never runs user code on the service thread.

@@ -1,7 +1,7 @@
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// ``MessageConnection/roundTripTime``: measured by the server side of a WebSocket, absent elsewhere.
 @Suite struct MessageConnectionRoundTripTimeTests {

@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// `whenSessionEnds` and `whenSessionResumes` handlers are application code: they never run on the event loop's
 /// service thread (docs/architecture.md#handler-placement), and one session's run in order.

@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Shutdown always ends (docs/architecture.md#shutdown): a handler that ignores cancellation still loses its slot at
 /// its deadline, and a listener's shutdown returns within its timeout whatever its handlers do.

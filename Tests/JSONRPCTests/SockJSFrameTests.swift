@@ -1,4 +1,5 @@
 import JSONRPC
+import JSONRPCWebSocket
 import Testing
 
 /// SockJS's framing (docs/wire-protocol.md#sockjs), against sockjs/sockjs-protocol `sockjs-protocol-0.3.3.py`

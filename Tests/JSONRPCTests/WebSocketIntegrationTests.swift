@@ -1,7 +1,7 @@
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// What only a real socket shows: drops, the transport's size limit, and the adapter's framing. The behaviours
 /// that both links share (§7 examples, 1,000 calls, duplicates, malformed input, server→client requests) are

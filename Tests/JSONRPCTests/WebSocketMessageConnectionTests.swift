@@ -1,8 +1,8 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// The adapter's contract (``MessageConnection``) over real sockets, with a raw WebSocket on the other side.
 @Suite struct WebSocketMessageConnectionTests {

@@ -1,7 +1,7 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
 import TestSupport
-import WebSocketTransport
 import Testing
 
 /// Leak checks after many reconnect cycles through TestSupport's FaultProxy: descriptors before and

@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// JSON-RPC recovery over real sockets through TestSupport's FaultProxy, with scaled-down timings (heartbeat
 /// 150 ms, backoff from 50 ms): exactly-once completion under a cut, stall detection, and session takeover.

@@ -1,9 +1,9 @@
 import JSONRPC
+import JSONRPCWebSocket
 @testable import RoomClient
 import RoomProtocol
 import SDP
 import TestSupport
-import WebSocketTransport
 import Testing
 
 /// The delegate and completion-closure faces, disconnect, and the connection settings.

@@ -1,7 +1,7 @@
+import JSONRPCWebSocket
 import RoomServer
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// `room-join` against a server that refuses its token: one line that says so, exit 4 (README, Exit codes), and one
 /// upgrade at the server.

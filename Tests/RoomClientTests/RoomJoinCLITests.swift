@@ -1,7 +1,7 @@
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// The built `room-join` binary against a scripted room peer behind a real WebSocket server (basic run).
 @Suite("room-join basic run")

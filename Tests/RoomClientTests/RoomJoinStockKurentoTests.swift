@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
 

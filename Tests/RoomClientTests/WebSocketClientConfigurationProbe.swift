@@ -1,4 +1,4 @@
-import WebSocketTransport
+import JSONRPCWebSocket
 
 /// Builds WebSocket client options for the configuration tests.
 enum WebSocketClientConfigurationProbe {

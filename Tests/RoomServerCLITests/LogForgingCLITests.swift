@@ -1,8 +1,8 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// Issue 30 item 5: nothing a client sends can forge a line of `room-server`'s log (stderr): names follow the name
 /// rules, and every message and metadata value is escaped on its way to the log.

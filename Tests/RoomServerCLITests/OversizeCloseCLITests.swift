@@ -1,7 +1,7 @@
 import Foundation
+import JSONRPCWebSocket
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// Issue 31, item 17: a message over `--max-message-size` closes its connection with 1009, and the server says so
 /// in its log and in `signaling_closes_total{reason="message_too_big"}` (docs/operations.md#metrics).

@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// The built `room-server` binary, with `RoomClient`s and the built `room-join` binary as its clients.
 @Suite("room-server binary")

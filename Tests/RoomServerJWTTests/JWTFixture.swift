@@ -1,11 +1,11 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomServer
 import RoomServerJWT
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// A RoomServer on 127.0.0.1 with a `RoomTokenAuthorizer` installed, the authorizer to mint tokens with, and tokens
 /// made independently of jwt-kit (Python's hmac, hashlib and base64).

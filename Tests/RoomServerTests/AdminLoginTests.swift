@@ -1,10 +1,10 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// docs/operations.md#the-admin-token over real sockets: a token of at least 16 bytes, guesses limited per address,
 /// and the token never in a URL (a login form that sets a short-lived session cookie, or `Authorization: Bearer`).

@@ -1,8 +1,8 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// docs/operations.md#admin-subscription over a real socket: the upgrade to `/admin` needs the admin token
 /// (`Authorization: Bearer`; the dashboard's session cookie in AdminLoginTests).

@@ -1,9 +1,9 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomServer
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// An auth refusal is final on the client (docs/architecture.md#identity): one upgrade reaches the server, `connect()`
 /// and every call after it fail with the typed error, and nothing dials again.

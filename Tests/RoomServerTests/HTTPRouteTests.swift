@@ -1,8 +1,8 @@
 import Foundation
+import JSONRPCWebSocket
 import RoomServer
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Issue 34, item 9: the application's own plain-HTTP routes on the server's port (docs/operations.md#application-routes),
 /// over real sockets.

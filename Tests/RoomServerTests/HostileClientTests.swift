@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Hostile input (docs/wire-protocol.md#limits): hostile clients against a real ``RoomServer`` on 127.0.0.1. Each
 /// attack gets a clear error or close code, the server stays up, and a bystander in another room sees nothing but its

@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// docs/operations.md#endpoints over raw HTTP on the server's own port (and on the second listener): status codes,
 /// the admin token, the JSON of `/rooms`, readiness while shutting down.

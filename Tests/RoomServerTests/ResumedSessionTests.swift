@@ -1,8 +1,9 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
 import SignalingSupport
-import Testing
 import TestSupport
+import Testing
 
 /// A new client that resumes a session (an app that restarted, a page reloaded, another library whose ids start
 /// again) is never answered with the replies the old client's requests got under the same ids: a request is a

@@ -1,9 +1,9 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// A scripted raw client speaking wire JSON to a ``RoomServer`` over an in-memory connection: requests get integer
 /// ids, responses are matched by id, and notifications that arrive meanwhile are kept in order for

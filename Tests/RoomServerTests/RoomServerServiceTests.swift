@@ -1,12 +1,12 @@
 import JSONRPC
+import JSONRPCWebSocket
 import Logging
 import RoomServer
 import RoomServerLifecycle
 import ServiceLifecycle
 import ServiceLifecycleTestKit
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// `RoomServerService` (issue 34, item 8): a `RoomServer` run by swift-service-lifecycle ends on a graceful
 /// shutdown, on a cancellation and on the server's own stop, and always leaves the server shut down.

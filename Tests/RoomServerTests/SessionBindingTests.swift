@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomServer
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// A session id is no key to someone else's identity (docs/wire-protocol.md#sessions): a session is bound to the
 /// credentials of the connection that opened it, and `connect{sessionId}` from a connection with other credentials

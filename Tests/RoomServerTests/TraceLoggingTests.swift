@@ -1,11 +1,11 @@
 import InMemoryLogging
 import JSONRPC
+import JSONRPCWebSocket
 import Logging
 import RoomClient
 import RoomServer
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// One join followed in the logs: the caller's `traceparent` on the upgrade reaches the server's log lines for the
 /// connection and for the handler (docs/operations.md#tracing).

@@ -1,11 +1,11 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import PeerManager
 import RoomServer
 import SDP
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// The server on a real socket (127.0.0.1, port 0) with its default ``SimulatedMediaBackend``.
 @Suite struct WebSocketRoomTests {

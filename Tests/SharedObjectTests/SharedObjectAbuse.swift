@@ -1,9 +1,10 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import SharedObjectSQLite
 import SharedObjectServer
-import Testing
 import TestSupport
+import Testing
 
 /// The loop of issue 30 item 3, from several sessions at once: `sharedObject.connect` a new name, `set` a 60 KB
 /// property, `close`; and what it left behind. (Transport failures count as refusals with code 0.)

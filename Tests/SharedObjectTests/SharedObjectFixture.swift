@@ -1,11 +1,11 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import SharedObjectServer
 import SharedObjects
 import SignalingSupport
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// Every text one client's connections sent and received, in order, for the schema witness (docs/testing.md#witnesses).
 final class WireLog: Sendable {

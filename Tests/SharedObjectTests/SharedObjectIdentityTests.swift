@@ -1,9 +1,10 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomServer
 import SharedObjects
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 30 item 13 on a RoomServer: a `room:` name's scope is unambiguous also for rooms whose names contain `/`,
 /// and every update and message carries the sender the server knows, never one from the payload.

@@ -1,10 +1,11 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomServer
 import SharedObjectServer
 import SharedObjects
-import Testing
 import TestSupport
+import Testing
 
 /// Shared objects on a RoomServer: enabled by default, with `room:R/…` names for the members of room R.
 @Suite struct SharedObjectRoomTests {

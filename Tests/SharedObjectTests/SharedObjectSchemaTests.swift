@@ -1,11 +1,11 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomClient
 import RoomServer
 import SharedObjectServer
 import SharedObjects
-import Testing
 import TestSupport
-import WebSocketTransport
+import Testing
 
 /// An independent witness (docs/testing.md#witnesses): every shared-object message both sides sent in a session that
 /// uses every method, notification and error validates against `Schemas/shared-objects.schema.json` (one python

@@ -1,7 +1,7 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import TestSupport
-import WebSocketTransport
 
 /// A client of SockJS's WebSocket transport written for the tests from the protocol's specification alone
 /// (sockjs/sockjs-protocol `sockjs-protocol-0.3.3.py`: "Session URLs", "Protocol and framing", the WebSocket tests),

@@ -1,12 +1,12 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import PeerManager
 import RoomServer
 import SDP
 import TestSupport
 import Testing
 import TreeClient
-import WebSocketTransport
 
 /// SockJS's WebSocket transport on Tree's and Room's paths (docs/wire-protocol.md#sockjs), as the stock clients use
 /// it: KurentoTree.js (`useSockJS: true`) through `/info` and `/kurento-tree/<server>/<session>/websocket`, with

@@ -1,4 +1,5 @@
 import JSONRPC
+import JSONRPCWebSocket
 import PeerManager
 import RoomProtocol
 import RoomServer

@@ -1,10 +1,10 @@
 import JSONRPC
+import JSONRPCWebSocket
 import RoomProtocol
 import RoomServer
 import TestSupport
 import Testing
 import TreeClient
-import WebSocketTransport
 
 /// Issue 30 item 7: tree ids are the server's. Whoever created `townhall` first used to own it; now a client-chosen
 /// id needs ``RoomServer/Configuration/authorizeTreeId``, and without it the server refuses it with Tree error 2.

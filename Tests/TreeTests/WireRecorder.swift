@@ -1,9 +1,9 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import RoomProtocol
 import TestSupport
 import Testing
-import WebSocketTransport
 
 /// Every message the Tree clients of one test sent and received, over real WebSockets, and their check against
 /// `Schemas/tree-protocol.schema.json` by the python witness (one process per test, docs/testing.md#witnesses).

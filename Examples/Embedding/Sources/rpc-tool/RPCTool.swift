@@ -1,6 +1,6 @@
 import DemoProtocol
 import Foundation
-import JSONRPC
+import JSONRPCWebSocket
 
 /// A JSON-RPC tool: `rpc-tool <ws-url> <name>` sends the server's `customRequest` with typed params (``Hello``),
 /// prints the typed answer (``Greeting``) and the typed `greeted` notification the server sent before it. The bearer

@@ -1,12 +1,10 @@
 import DemoProtocol
 import Foundation
-import JSONRPC
 import Logging
 import RoomServer
 import RoomServerLifecycle
 import RoomServerPrometheus
 import ServiceLifecycle
-import WebSocketTransport
 
 /// A room server of one's own: `RoomServer` with a bearer token checked before the WebSocket upgrade (HTTP 401
 /// without it), a typed `customRequest`, swift-log on stderr, Prometheus metrics on `GET /metrics`, run as a

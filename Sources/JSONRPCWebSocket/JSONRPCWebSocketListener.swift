@@ -1,6 +1,7 @@
 import Logging
 import SignalingSupport
 public import WebSocketTransport
+public import JSONRPC
 
 /// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
 /// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by

@@ -1,3 +1,5 @@
+import JSONRPC
+
 /// SockJS's framing of its WebSocket transport, both ways (docs/wire-protocol.md#sockjs): pure text in, text out.
 ///
 /// From the protocol's own specification, sockjs/sockjs-protocol `sockjs-protocol-0.3.3.py` ("Protocol and

@@ -6,54 +6,15 @@ public import Musl
 public import Darwin
 #endif
 
-/// A mutual-exclusion lock backed by `pthread_mutex_t`.
-///
-/// Swift's `Synchronization.Mutex` is futex-based on Linux and ThreadSanitizer does not model it, so every
-/// cross-thread state in this package is guarded by this lock instead (docs/libwebsockets.md#sanitizers).
-public final class Lock: @unchecked Sendable {
-    // @unchecked: the mutex is heap-allocated, never moved, and only touched through pthread calls,
-    // which are themselves thread-safe.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    /// Creates an unlocked lock.
-    public init() {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let rc = pthread_mutex_init(mutex, nil)
-        precondition(rc == 0, "pthread_mutex_init failed: \(rc)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    /// Acquires the lock. Pair with ``unlock()``; prefer ``withLock(_:)``.
-    public func lock() {
-        let rc = pthread_mutex_lock(mutex)
-        precondition(rc == 0, "pthread_mutex_lock failed: \(rc)")
-    }
-
-    /// Releases the lock.
-    public func unlock() {
-        let rc = pthread_mutex_unlock(mutex)
-        precondition(rc == 0, "pthread_mutex_unlock failed: \(rc)")
-    }
-
-    /// Runs `body` while holding the lock.
-    @inlinable
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-}
-
 /// A value guarded by a lock: the only way to reach it is ``withLock(_:)``.
 ///
 /// One allocation holds both the value and its `pthread_mutex_t` (a `ManagedBuffer`), and the value is reached
 /// through a pointer, so an access costs the lock and nothing else: no dynamic exclusivity check, as a class's
 /// stored `var` would need. Copies of a `LockedValue` share the one value.
+///
+/// Swift's `Synchronization.Mutex` is futex-based on Linux and ThreadSanitizer does not model it, so every lock in
+/// this package is a `LockedValue` (`LockedValue(())` where a lock guards no value of its own;
+/// docs/libwebsockets.md#sanitizers).
 public struct LockedValue<Value>: @unchecked Sendable {
     // @unchecked: the value is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of
     // its own mutex, so accesses never overlap.

@@ -1,6 +1,7 @@
 public import Logging
 public import SignalingSupport
 public import WebSocketTransport
+public import JSONRPC
 
 /// The settings every typed signaling client over a ``JSONRPCClient`` shares (`RoomClient`, `TreeClient`): the
 /// JSON-RPC timing, the WebSocket and its bearer token, logging, the clock and the event buffer.

@@ -1,4 +1,5 @@
 public import WebSocketTransport
+public import JSONRPC
 package import Logging
 
 /// A ``MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.

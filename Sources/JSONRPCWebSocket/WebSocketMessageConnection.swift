@@ -1,5 +1,6 @@
 import Foundation
 public import WebSocketTransport
+public import JSONRPC
 
 /// A ``MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
 /// JSON-RPC endpoints and the socket (docs/architecture.md#modules).
@@ -57,6 +58,10 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// The round-trip time the server side measures with PING frames
     /// (``/WebSocketTransport/WebSocketConnection/roundTripTime``); `nil` on a client connection.
     public var roundTripTime: Duration? { webSocket.roundTripTime }
+    /// The upgrade request's bearer token (`UpgradeRequest/bearerToken`); `nil` on a client connection.
+    public var bearerToken: String? { webSocket.request?.bearerToken }
+    /// Whether this side sent the close (``/WebSocketTransport/WebSocketConnection/closeInfo``).
+    public var closedLocally: Bool { get async { await webSocket.closeInfo.initiatedLocally } }
 
     /// Sends `text` as one text message; returns once the transport has taken it.
     /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.

@@ -1,3 +1,4 @@
+import JSONRPC
 package import SignalingSupport
 
 /// How a server runs SockJS sessions over its WebSocket connections (docs/wire-protocol.md#sockjs).
