@@ -14,7 +14,7 @@ public struct ConnectionEnd: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { reason.isEmpty ? "closed (\(code))" : "closed (\(code)): \(reason)" }
 
     /// Whether the server refused the connection: close code 4401 (unauthorized) or 4403 (forbidden), after the
-    /// handshake or, from ``WebSocketMessageTransport``, for an HTTP 401 or 403 answer to the upgrade. A client never
+    /// handshake or, from `WebSocketMessageTransport`, for an HTTP 401 or 403 answer to the upgrade. A client never
     /// dials again after it (``RPCError/unauthorized(_:)``).
     public var isAuthorizationRefusal: Bool { code == 4401 || code == 4403 }
 }

@@ -2,7 +2,7 @@ public import CoreMetrics
 
 /// Where the servers and clients of this package send their metrics: a swift-metrics `MetricsFactory`, given to
 /// each endpoint through its configuration (``JSONRPCServer/Configuration/metrics``,
-/// ``JSONRPCClient/Configuration/metrics``, ``SignalingClientConfiguration/metrics``, and `RoomServer`'s), so that
+/// ``JSONRPCClient/Configuration/metrics``, `SignalingClientConfiguration.metrics`, and `RoomServer`'s), so that
 /// the library never bootstraps anything itself and tests need no global state.
 ///
 /// The default, `SignalingMetrics()`, takes `MetricsSystem.factory` when the configuration is made: whatever the

@@ -10,7 +10,7 @@ extension RoomClient {
     @dynamicMemberLookup
     public struct Configuration: Sendable {
         /// The settings shared with `TreeClient`: request timeout and retries, WebSocket options and bearer token,
-        /// logger, clock, ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (the buffer of
+        /// logger, clock, ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` (the buffer of
         /// ``RoomClient/events`` and of the delegate), reconnect policy and heartbeat.
         public var common: SignalingClientConfiguration
         /// Makes the media recovery after a rejoin automatic: fresh offers for the publication and the
@@ -46,12 +46,12 @@ extension RoomClient {
         }
 
         /// Settings safe against a stock Kurento Room server (docs/wire-protocol.md#stock-kurento): 15 s per
-        /// request, no retries, nothing re-sent after a resume (``/JSONRPC/SignalingClientConfiguration/stockKurento``),
+        /// request, no retries, nothing re-sent after a resume (``/JSONRPCWebSocket/SignalingClientConfiguration/stockKurento``),
         /// and a resync after every resume into a server that does not say it replays, which a stock one never says.
         public static var stockKurento: Configuration { Configuration(.stockKurento) }
 
         /// Creates a configuration; every argument has the default of the property it sets (see
-        /// ``/JSONRPC/SignalingClientConfiguration``).
+        /// ``/JSONRPCWebSocket/SignalingClientConfiguration``).
         public init(
             requestTimeout: Duration = .seconds(5),
             retries: Int = 1,

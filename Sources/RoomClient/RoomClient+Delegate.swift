@@ -10,7 +10,7 @@ import SignalingSupport
 /// use the async API or the completion closures.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
-/// ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
+/// ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
 /// events that do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it
 /// has handled the events before the gap, and goes on with the later ones. A delegate either hears every event or
 /// hears of every gap.
@@ -39,7 +39,7 @@ public protocol RoomClientDelegate: AnyObject, Sendable {
     func client(_ client: RoomClient, roomWasClosed room: String)
     /// Any event, including the ones above and notifications outside the Room protocol.
     func client(_ client: RoomClient, didReceive event: RoomEvent)
-    /// The delegate fell more than ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` events behind and
+    /// The delegate fell more than ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` events behind and
     /// missed `count` events right after the last one it was given. Called once per gap, as soon as the delegate
     /// has handled the events before it; later events are delivered as usual.
     /// Resynchronize from the client's state, which already includes the missed events: ``RoomClient/peers``,

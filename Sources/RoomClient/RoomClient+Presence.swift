@@ -5,7 +5,7 @@ import SignalingSupport
 extension RoomClient {
     /// Waits until `user` is in the room and returns it (at once when it is already there).
     /// - Throws: ``ParticipantWaitError/timedOut(missing:)`` when `timeout` passes first (on
-    ///   ``/JSONRPC/SignalingClientConfiguration/clock``), ``ParticipantWaitError/notInRoom`` when the local user
+    ///   ``/JSONRPCWebSocket/SignalingClientConfiguration/clock``), ``ParticipantWaitError/notInRoom`` when the local user
     ///   is not in the room or stops being in it meanwhile, ``/JSONRPC/BroadcastOverflow`` when the wait fell
     ///   behind the room's events, `CancellationError` when the calling task is cancelled.
     @discardableResult

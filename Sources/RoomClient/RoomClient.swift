@@ -83,7 +83,7 @@ public final class RoomClient: Sendable {
     }
 
     /// A new subscriber to the room's events, in wire order, from this moment on. Each access is a new subscriber
-    /// with a bounded buffer (``/JSONRPC/SignalingClientConfiguration/eventBufferLimit``): it gets every event,
+    /// with a bounded buffer (``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit``): it gets every event,
     /// or, when it falls further behind, the ones it buffered and then ``/JSONRPC/BroadcastOverflow``, once,
     /// ending it. To go on, subscribe again and read ``peers`` and ``connectionState`` (already current). The
     /// sequence ends when the client is released.

@@ -32,7 +32,7 @@ final class RoomListener: Sendable {
     var webSocketServer: WebSocketServer? { state.withLock { $0.listener?.webSocketServer } }
 
     /// Stops listening and closes every session's socket with 1001, waiting at most `timeout` for the handlers still
-    /// running (``JSONRPCWebSocketListener/shutdown(code:reason:timeout:)``); idempotent.
+    /// running (``/JSONRPCWebSocket/JSONRPCWebSocketListener/shutdown(code:reason:timeout:)``); idempotent.
     func shutdown(timeout: Duration) async {
         let listener = state.withLock { s -> JSONRPCWebSocketListener? in
             defer { s.listener = nil }

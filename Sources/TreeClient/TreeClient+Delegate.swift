@@ -9,7 +9,7 @@ import SignalingSupport
 /// a delegate may call the client back. Call results are not delegated: use the async API or the completion closures.
 ///
 /// **Falling behind.** The client does not wait for its delegate: events wait in a buffer of
-/// ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
+/// ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` (1,024). A delegate more than that behind misses the
 /// events that do not fit; it then gets ``client(_:didLoseEvents:)`` once, with how many it missed, as soon as it
 /// has handled the events before the gap, and goes on with the later ones.
 public protocol TreeClientDelegate: AnyObject, Sendable {
@@ -20,7 +20,7 @@ public protocol TreeClientDelegate: AnyObject, Sendable {
     func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String)
     /// Any event, including the ones above.
     func client(_ client: TreeClient, didReceive event: TreeEvent)
-    /// The delegate fell more than ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` events behind and
+    /// The delegate fell more than ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` events behind and
     /// missed `count` events right after the last one it was given. Called once per gap, as soon as the delegate
     /// has handled the events before it; later events are delivered as usual.
     /// Resynchronize from ``TreeClient/connectionState``; missed ICE candidates are gone.

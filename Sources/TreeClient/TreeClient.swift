@@ -60,7 +60,7 @@ public final class TreeClient: Sendable {
     }
 
     /// A new subscriber to the client's events, in wire order, from this moment on: it gets every event, or, when
-    /// it falls more than ``/JSONRPC/SignalingClientConfiguration/eventBufferLimit`` behind, the ones it buffered
+    /// it falls more than ``/JSONRPCWebSocket/SignalingClientConfiguration/eventBufferLimit`` behind, the ones it buffered
     /// and then ``/JSONRPC/BroadcastOverflow``, once, ending it.
     public var events: Broadcast<TreeEvent>.Subscription { eventHub.subscribe() }
 
