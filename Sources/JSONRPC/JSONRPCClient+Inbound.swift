@@ -94,7 +94,9 @@ extension JSONRPCClient {
             accept(response)
         case .success(.notification(let notification)):
             guard counted(bytes: bytes, from: connection, generation: generation) else { return nil }
-            for observer in notificationObservers.withLock({ $0 }) { observer(notification) }
+            for observer in notificationRoutes.withLock({ $0.observers(for: notification.method) }) {
+                observer(notification)
+            }
             notificationHub.publish(notification)
         case .success(.request(let request)):
             eventHub.publish(.request(request))

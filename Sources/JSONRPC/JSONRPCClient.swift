@@ -67,7 +67,8 @@ public final class JSONRPCClient: Sendable {
     let stateHub = Broadcast<ConnectionState>(bufferLimit: 64, replaysLatest: true)
     /// The delegate face's events; their buffer is the 4,096 that ``JSONRPCClientDelegate`` documents.
     let eventHub = Broadcast<Event>(bufferLimit: 4096)
-    let notificationObservers = LockedValue<[@Sendable (RPCNotification) -> Void]>([])
+    /// The notification observers, catch-all and by namespace.
+    let notificationRoutes = LockedValue(NotificationRoutes())
     let stateObservers = LockedValue<[@Sendable (ConnectionState) -> Void]>([])
     /// Where observers, `apply` closures and the publishing of inbound messages and state changes run: one at a
     /// time, in order, outside every lock.

@@ -32,7 +32,9 @@ public enum RoomEvent: Sendable, Hashable {
     case mediaError(String, endpoint: RoomEndpoint?)
     /// `roomClosed`: the application closed the room (the peers model is now empty).
     case roomClosed(room: String)
-    /// A notification outside the Room protocol (e.g. the Kurento demo's `custonNotification`), as received.
+    /// A notification outside the Room protocol (e.g. the Kurento demo's `custonNotification`), as received, that no
+    /// other consumer on the connection claimed: the `sharedObject.*` notifications of a `SharedObjectClient` on
+    /// ``RoomClient/jsonRPCClient`` go to it, not here (``/JSONRPC/JSONRPCClient/claimNotifications(inNamespace:by:_:)``).
     case customNotification(method: String, params: JSONValue?)
     /// A Room notification whose params do not have the shape of docs/wire-protocol.md#room-notifications; it changed
     /// nothing.

@@ -8,9 +8,9 @@ struct ObjectEntry: Sendable {
     var retained: SharedObject?
 }
 
-/// The shared objects of one ``/JSONRPC/JSONRPCClient`` connection: it routes the server's
-/// `sharedObject.*` notifications to the right ``SharedObject`` and re-syncs every open object when the
-/// connection comes back.
+/// The shared objects of one ``/JSONRPC/JSONRPCClient`` connection: it claims the connection's `sharedObject.*`
+/// notifications (``/JSONRPC/JSONRPCClient/claimNotifications(inNamespace:by:_:)``), routes them to the right
+/// ``SharedObject``, and re-syncs every open object when the connection comes back.
 ///
 /// ```swift
 /// let shared = SharedObjectClient(client: rpc)              // one per JSONRPCClient
@@ -19,7 +19,11 @@ struct ObjectEntry: Sendable {
 /// for try await event in color.events { print(event) }
 /// ```
 ///
-/// With a `RoomClient` (the RoomClient module), pass its JSON-RPC client: `room:R/…` objects need the session to have joined room R.
+/// With a `RoomClient` (the RoomClient module), pass its JSON-RPC client: `room:R/…` objects need the session to have
+/// joined room R. The shared-object notifications then reach the objects only, never the room client's events.
+///
+/// **One per JSON-RPC client.** A second `SharedObjectClient` on a ``/JSONRPC/JSONRPCClient`` whose first one is
+/// still alive (its objects keep it alive) is a programmer error that stops the program: keep one and share it.
 ///
 /// **Re-sync.** After any (re)connection that follows a loss (`connected` again, or `resumed`), each open object
 /// sends `sharedObject.connect` again and replaces its snapshot with the result; its events then show
@@ -38,15 +42,22 @@ public final class SharedObjectClient: Sendable {
     let logger: Logger
     /// An object keeps its client alive; the client keeps an object alive only while it is open (connected and
     /// not closed), so that `shared.object(name)` finds the same open object again.
-    private let objects = LockedValue([String: ObjectEntry]())
+    private let objects: LockedValue<[String: ObjectEntry]>
     private let watch = LockedValue(Watch())
+    /// The connection's `sharedObject` notifications, for as long as this client lives.
+    private let claim: NotificationClaim
 
-    /// Creates the shared objects of `client`'s connection. Create one per ``/JSONRPC/JSONRPCClient``.
+    /// Creates the shared objects of `client`'s connection.
+    /// - Precondition: no other `SharedObjectClient` of `client` is alive: create one per ``/JSONRPC/JSONRPCClient``.
     public init(client: JSONRPCClient,
                 logger: Logger = .disabled(label: "KurentoSignaling.SharedObjectClient")) {
         rpc = client
         self.logger = logger
-        client.observeNotifications { [weak self] notification in self?.route(notification) }
+        let objects = LockedValue([String: ObjectEntry]())
+        self.objects = objects
+        claim = client.claimNotifications(inNamespace: "sharedObject", by: "SharedObjectClient") { notification in
+            Self.route(notification, to: objects, logger: logger)
+        }
         client.observeConnectionStates { [weak self] state in self?.connectionChanged(state) }
         // Made after the client connected (a RoomClient that joined first): that connection counts as the first.
         let connected = client.isConnected
@@ -89,11 +100,15 @@ public final class SharedObjectClient: Sendable {
     public var openObjects: [SharedObject] { objects.withLock { $0.values.compactMap(\.object) }.filter(\.isOpen) }
 
     /// In the receive loop, in wire order: hands a `sharedObject.*` notification to its object.
-    private func route(_ notification: RPCNotification) {
+    private static func route(_ notification: RPCNotification, to objects: LockedValue<[String: ObjectEntry]>,
+                              logger: Logger) {
         guard let method = SharedObjectNotificationMethod(rawValue: notification.method),
               let name = notification.params?["name"]?.stringValue,
               let object = objects.withLock({ $0[name]?.object })
-        else { return }
+        else {
+            logger.debug("shared-object notification for no open object", metadata: ["method": "\(notification.method)"])
+            return
+        }
         do {
             switch method {
             case .update: object.apply(try SharedObjectUpdate(json: notification.params))

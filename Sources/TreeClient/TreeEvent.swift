@@ -11,7 +11,8 @@ public enum TreeEvent: Sendable, Hashable {
     /// and the server dropped it (a failed source takes the tree's sinks with it). Set the source again, or add a new
     /// sink.
     case mediaError(String, tree: String, endpoint: TreeEndpoint)
-    /// A notification outside the Tree protocol, as received.
+    /// A notification outside the Tree protocol, as received, that no other consumer on the connection claimed
+    /// (``/JSONRPC/JSONRPCClient/claimNotifications(inNamespace:by:_:)``).
     case customNotification(method: String, params: JSONValue?)
     /// A Tree notification with the wrong shape (it is not applied).
     case invalidNotification(RoomDecodingError)

@@ -86,7 +86,7 @@ extension RoomJoin {
         while let step = await pending.next() {
             switch step {
             case .event(let event):
-                if !event.isSharedObjectNotification { output.report(Report(event)) }
+                output.report(Report(event))
                 media.note(event)
                 try checkEnd(event)
                 if case .message(_, let sender) = event, sender == user { chat.echoed += 1 }

@@ -101,14 +101,6 @@ extension Report {
     }
 }
 
-extension RoomEvent {
-    /// Whether this is a `sharedObject.*` notification, which `room-join` reports through its shared objects.
-    var isSharedObjectNotification: Bool {
-        if case .customNotification(let method, _) = self { return method.hasPrefix("sharedObject.") }
-        return false
-    }
-}
-
 extension SharedObjectWatch {
     /// Interactive mode's `/set KEY VALUE`: sets KEY on the first `--shared-object`; VALUE is parsed as JSON, else
     /// taken as a string (`/set color red`, `/set size 3`, `/set tags ["a"]`, `/set color null` removes). Returns

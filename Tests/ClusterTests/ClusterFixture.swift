@@ -7,6 +7,7 @@ import RoomProtocol
 import SDP
 import RoomServer
 import SharedObjectServer
+import SharedObjects
 import SignalingSupport
 import TestSupport
 import Testing
@@ -73,6 +74,8 @@ struct Cluster {
 final class Member: Sendable {
     let name: String
     let client: RoomClient
+    /// The shared objects of the room client's connection (one per connection).
+    let shared: SharedObjectClient
     private let inbox: Arrivals<RoomEvent>
 
     convenience init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
@@ -83,6 +86,7 @@ final class Member: Sendable {
         self.name = name
         client = RoomClient(room: Room(username: name, roomName: room, url: url),
                             configuration: .init(failoverURLs: failover))
+        shared = SharedObjectClient(client: client.jsonRPCClient)
         // (connection states and ICE candidates are left out: the tests read what the room says)
         let events = client.events.filter { event in
             switch event {

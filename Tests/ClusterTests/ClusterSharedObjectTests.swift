@@ -16,7 +16,7 @@ struct ClusterSharedObjectTests {
         private let heard: Arrivals<SharedObjectEvent>
 
         init(_ member: Member, _ name: String) {
-            object = SharedObjectClient(client: member.client.jsonRPCClient).object(name)
+            object = member.shared.object(name)
             heard = Arrivals("\(member.name)'s \(name)", of: object.events)
         }
 

@@ -119,6 +119,35 @@ import TestSupport
 }
 
 extension SharedObjectCLITests {
+    @Test func roomJoinReportsSharedObjectNotificationsOnlyThroughItsSharedObjects() async throws {
+        // Given alice holding a board, and bob's room-join watching it
+        let (server, url) = try await Self.roomServer([])
+        let (alice, aliceShared) = try await Self.member("alice", at: url)
+        let board = try await aliceShared.connect("board")
+        let bob = try ChildProcess("room-join", [url, "--room", "demo", "--user", "bob", "--json", "--shared-object", "board"])
+        var bobLines = try await Self.lines(of: bob, until: "sharedObjectConnected")
+
+        // When alice changes the board, sends a message on it, then a chat message (a room event behind them on the
+        // wire, so every room event before it has been printed once it is)
+        try await board.setProperty("title", "plan")
+        try await board.send("flash")
+        try await alice.sendMessage("done")
+        bobLines += try await Self.lines(of: bob, until: "message")
+        bob.send(SIGINT)
+        #expect(try await bob.exitStatus() == 130)
+        bobLines += await bob.remainingLines()
+
+        // Then bob printed the board's update and message as shared-object lines, and no notification line
+        let events = bobLines.compactMap { try? JSONValue(parsing: $0) }
+        #expect(events.contains { $0["event"] == "sharedObjectUpdate" && $0["version"] == 1 })
+        #expect(events.contains { $0["event"] == "sharedObjectMessage" && $0["method"] == "flash" })
+        #expect(events.filter { $0["event"] == "notification" } == [])
+
+        await alice.disconnect()
+        server.send(SIGINT)
+        #expect(try await server.exitStatus() == 0)
+    }
+
     @Test func interactiveSetChangesTheFirstSharedObject() async throws {
         // Given alice holding demo's colour, and bob's interactive room-join watching it
         let (server, url) = try await Self.roomServer([])
