@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "RoomServer", targets: ["RoomServer"]),
         // Its own product, so that embedders who export no Prometheus metrics never link swift-prometheus.
         .library(name: "RoomServerPrometheus", targets: ["RoomServerPrometheus"]),
+        // What RoomServer needs of a cluster (ClusterBackplane), no C library; RoomCluster is the one on Redis, its own
+        // product, so that embedders without a cluster never link hiredis.
+        .library(name: "RoomClusterCore", targets: ["RoomClusterCore"]),
         .library(name: "RoomCluster", targets: ["RoomCluster"]),
         // Its own product, so that only embedders who run services under swift-service-lifecycle link it.
         .library(name: "RoomServerLifecycle", targets: ["RoomServerLifecycle"]),
@@ -128,7 +131,7 @@ let package = Package(
             name: "RoomServer",
             dependencies: [
                 "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "JSONRPCWebSocket", "SignalingSupport",
-                "SharedObjectServer", "SharedObjects", "RoomCluster", "KurentoClient",
+                "SharedObjectServer", "SharedObjects", "RoomClusterCore", "KurentoClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
@@ -156,10 +159,15 @@ let package = Package(
             dependencies: ["RoomServer", "RoomProtocol", "JSONRPCWebSocket", .product(name: "JWTKit", package: "jwt-kit")],
             swiftSettings: strict
         ),
+        // The cluster as RoomServer sees it: the ClusterBackplane protocol and its values, in pure Swift.
+        .target(
+            name: "RoomClusterCore", dependencies: [.product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
         // Several room-server processes sharing rooms through Redis: the Redis client (hiredis) and the cluster state.
         .target(
             name: "RoomCluster",
-            dependencies: ["CHiredis", "SignalingSupport", .product(name: "CoreMetrics", package: "swift-metrics")],
+            dependencies: ["CHiredis", "RoomClusterCore", "SignalingSupport", .product(name: "CoreMetrics", package: "swift-metrics")],
             swiftSettings: strict
         ),
         // Shared objects: the wire vocabulary and the client.
@@ -314,7 +322,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RoomClusterTests", dependencies: ["RoomCluster", "SignalingSupport", "TestSupport"], swiftSettings: strict
+            name: "RoomClusterTests", dependencies: ["RoomCluster", "RoomClusterCore", "SignalingSupport", "TestSupport"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "WebSocketTransportTests",
@@ -354,7 +363,7 @@ let package = Package(
             name: "RoomServerTests",
             dependencies: [
                 "RoomServer", "RoomProtocol", "JSONRPC", "PeerManager", "SDP", "JSONRPCWebSocket", "SignalingSupport",
-                "TestSupport", "RoomClient", "RoomCluster", "RoomServerLifecycle",
+                "TestSupport", "RoomClient", "RoomCluster", "RoomClusterCore", "RoomServerLifecycle",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -71,9 +71,9 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {}
 LAYERING: dict[str, dict] = {
     "KurentoSignaling": {
         "below": {"SignalingSupport", "SDP", "PeerManager", "JSONRPC", "RoomProtocol", "SharedObjects",
-                  "SharedObjectServer"},
+                  "SharedObjectServer", "RoomClusterCore"},
         "c libraries": {"CLibWebSockets", "CHiredis", "CSQLite"},
-        "keeps out": {"RoomServer": {"CSQLite", "SharedObjectSQLite"}},
+        "keeps out": {"RoomServer": {"CSQLite", "SharedObjectSQLite", "CHiredis", "RoomCluster"}},
         "only importer": {"CLibWebSockets": "WebSocketTransport", "CHiredis": "RoomCluster",
                           "CSQLite": "SharedObjectSQLite"},
     },

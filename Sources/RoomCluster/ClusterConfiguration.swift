@@ -18,12 +18,13 @@ public struct ClusterConfiguration: Sendable {
     public var maxPayloadBytes: Int
     /// The most commands that wait on each of the node's Redis connections (claims and membership, events,
     /// heartbeats): a claim beyond it fails at once, and events beyond it are lost and reported as an outage
-    /// (``ClusterNode/Incoming/unavailable(_:)``, then ``ClusterNode/Incoming/restored``). Default 1,024.
+    /// (``/RoomClusterCore/ClusterIncoming/unavailable(_:)``, then ``/RoomClusterCore/ClusterIncoming/restored``).
+    /// Default 1,024.
     public var queueCapacity: Int = 1024
     /// The most events held for the server on each side of the node: what the subscription read from Redis, and
     /// ``ClusterNode/events``. A server that falls that far behind loses what follows, which is reported as an outage
-    /// (``ClusterNode/Incoming/unavailable(_:)``, then ``ClusterNode/Incoming/restored``, and the server
-    /// resynchronizes) rather than held in memory. Default 10,000.
+    /// (``/RoomClusterCore/ClusterIncoming/unavailable(_:)``, then ``/RoomClusterCore/ClusterIncoming/restored``, and
+    /// the server resynchronizes) rather than held in memory. Default 10,000.
     public var eventCapacity: Int = RedisSubscriber.defaultCapacity
 
     /// A configuration with defaults: a heartbeat every second, dead after 5 s, 2 s per round trip.

@@ -1,3 +1,4 @@
+import RoomClusterCore
 import SignalingSupport
 
 extension ClusterNode {
@@ -102,7 +103,8 @@ extension ClusterNode {
     }
 
     /// Removes the participants of every node whose heartbeat expired; of the survivors, exactly one sweeps each
-    /// dead node (`SET sweep:<id> NX`) and sends ``ClusterEvent/departed`` for each of its participants.
+    /// dead node (`SET sweep:<id> NX`) and sends ``/RoomClusterCore/ClusterEvent/departed`` for each of its
+    /// participants.
     func sweep() async throws(RedisError) {
         let id = configuration.nodeID
         let nodes = (try await liveness.command("SMEMBERS", keys.nodes).array ?? []).compactMap(\.string)

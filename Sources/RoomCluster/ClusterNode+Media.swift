@@ -1,3 +1,5 @@
+public import RoomClusterCore
+
 /// Media shared by the nodes of a cluster (docs/kurento.md#cluster): one media pipeline per room for every node, its
 /// KMS and id in Redis, and the KMS endpoint of each publisher, so that a subscriber on one node is fed from a
 /// publisher on another through that one pipeline. Scopes are opaque strings to the cluster (the room server names
@@ -12,19 +14,8 @@
 /// The last node to stop using a pipeline releases it: ``leaveMedia(_:)`` drops this node, and the nodes whose
 /// heartbeat key is gone (dead), and hands back the pipeline when no live node is left.
 extension ClusterNode {
-    /// Where a scope's media pipeline is.
-    public struct MediaPipelineRecord: Sendable, Hashable {
-        /// The URL of the Kurento Media Server it lives on.
-        public var kms: String
-        /// Its KMS id.
-        public var id: String
-
-        /// Creates a record.
-        public init(kms: String, id: String) {
-            self.kms = kms
-            self.id = id
-        }
-    }
+    /// Where a scope's media pipeline is (``/RoomClusterCore/ClusterPipelineRecord``).
+    public typealias MediaPipelineRecord = ClusterPipelineRecord
 
     func mediaKey(_ scope: String) -> String { configuration.keyPrefix + "media:" + scope }
     func mediaNodesKey(_ scope: String) -> String { mediaKey(scope) + ":nodes" }

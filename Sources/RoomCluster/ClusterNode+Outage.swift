@@ -1,15 +1,17 @@
 import CoreMetrics
+import RoomClusterCore
 import SignalingSupport
 
 /// Outages: Redis lost (by the subscription or any connection), or events of this node lost. One outage is
-/// reported once (``ClusterNode/Incoming/unavailable(_:)``) and ends once (``ClusterNode/Incoming/restored``), when
-/// the subscription is up again, every connection reaches Redis and registering again succeeded.
+/// reported once (``/RoomClusterCore/ClusterIncoming/unavailable(_:)``) and ends once
+/// (``/RoomClusterCore/ClusterIncoming/restored``), when the subscription is up again, every connection reaches Redis
+/// and registering again succeeded.
 extension ClusterNode {
     /// The least and the most time between two attempts to end an outage.
     static let recoveryBackoff: (first: Duration, most: Duration) = (.milliseconds(200), .seconds(2))
 
     /// Starts an outage unless one is on: every connection fails fast from now on, the server hears
-    /// ``Incoming/unavailable(_:)``, and a recovery task tries to end it.
+    /// ``/RoomClusterCore/ClusterIncoming/unavailable(_:)``, and a recovery task tries to end it.
     func beginOutage(_ reason: String) {
         let begun = state.withLock { s -> Bool in
             guard !s.halted, s.outage == nil else { return false }
@@ -31,9 +33,9 @@ extension ClusterNode {
     }
 
     /// Until the outage ends (or the node stops): once the subscription is up, reaches Redis on every connection and
-    /// registers again, then reports ``Incoming/restored``; retried with a growing delay. An attempt counts only if
-    /// the subscription it began with stayed up throughout: one lost and made again meanwhile means Redis went away
-    /// (maybe restarted empty) after the registration, which then has to be made again.
+    /// registers again, then reports ``/RoomClusterCore/ClusterIncoming/restored``; retried with a growing delay. An
+    /// attempt counts only if the subscription it began with stayed up throughout: one lost and made again meanwhile
+    /// means Redis went away (maybe restarted empty) after the registration, which then has to be made again.
     private func recover() async {
         var delay = Self.recoveryBackoff.first
         // What the attempts so far found (a registration took them out of what the node holds, so a later attempt

@@ -1,3 +1,5 @@
+public import RoomClusterCore
+
 /// Shared objects across the cluster: each object is a Redis hash (`so:<name>`: `v` its version, `persistent`,
 /// `clients` its clients on every node and `c:<node>` those of each node, `size` its approximate JSON size, and
 /// `p:<key>` each property's JSON text), changed only by one Lua script, which gives each change its version and
@@ -6,53 +8,12 @@
 /// create, grow and forget them. The set `so-clients:<node>` names the objects a node has clients of, so that the
 /// sweep of a dead node takes its clients away (``forgetObjectClients(of:)``).
 extension ClusterNode {
-    /// An object as Redis holds it.
-    public struct ObjectRecord: Sendable, Hashable {
-        /// Its version.
-        public var version: Int
-        /// Whether it outlives its clients.
-        public var persistent: Bool
-        /// Each property's JSON text.
-        public var properties: [String: String]
-
-        /// Creates a record.
-        public init(version: Int, persistent: Bool, properties: [String: String]) {
-            self.version = version
-            self.persistent = persistent
-            self.properties = properties
-        }
-    }
-
-    /// What opening an object found.
-    public enum ObjectOpening: Sendable, Hashable {
-        /// The object, created when it did not exist.
-        case opened(ObjectRecord)
-        /// It did not exist, a persistent one was asked, and the node may not create persistent objects: nothing
-        /// was created.
-        case persistentNotAllowed
-        /// It did not exist, and one more object would pass the cluster's `maxObjects`: nothing was created.
-        case tooManyObjects(limit: Int)
-        /// It did not exist, and its empty data would take the cluster's objects to `bytes`, past their
-        /// `maxBytes`: nothing was created.
-        case tooManyBytes(bytes: Int)
-    }
-
-    /// What a change did.
-    public enum ObjectChange: Sendable, Hashable {
-        /// Nothing changed; the object is at `version`.
-        case unchanged(version: Int)
-        /// The change is `version`; `payload` is `{"version":…,"changed":{…},"sender":…}` (also sent to the other
-        /// nodes).
-        case changed(version: Int, payload: String)
-        /// Refused: the object would be `bytes` long.
-        case tooLarge(bytes: Int)
-        /// Refused: the cluster's objects would hold `bytes`, past their `maxBytes`.
-        case tooManyBytes(bytes: Int)
-        /// Redis has no such object (it lost it: a restart with an empty dataset, or this node was presumed dead
-        /// and its last clients taken away): nothing was created; register it again
-        /// (``registerObject(_:record:clients:)``) and retry.
-        case missing
-    }
+    /// An object as Redis holds it (``/RoomClusterCore/ClusterObjectRecord``).
+    public typealias ObjectRecord = ClusterObjectRecord
+    /// What opening an object found (``/RoomClusterCore/ClusterObjectOpening``).
+    public typealias ObjectOpening = ClusterObjectOpening
+    /// What a change did (``/RoomClusterCore/ClusterObjectChange``).
+    public typealias ObjectChange = ClusterObjectChange
 
     /// The objects of the cluster and the bytes of their data, as the quotas count them.
     public func objectUsage() async throws(RedisError) -> (objects: Int, bytes: Int) {
@@ -65,10 +26,10 @@ extension ClusterNode {
         return usage
     }
 
-    /// The event kinds of shared objects on the cluster's channels.
-    public static let objectUpdateKind = "sharedObject.update"
+    /// The event kinds of shared objects on the cluster's channels (the scripts below write the first).
+    public static let objectUpdateKind = ClusterEvent.sharedObjectUpdate
     /// (see ``objectUpdateKind``)
-    public static let objectMessageKind = "sharedObject.message"
+    public static let objectMessageKind = ClusterEvent.sharedObjectMessage
 
     func objectKey(_ name: String) -> String { configuration.keyPrefix + "so:" + name }
     var objectUsageKey: String { configuration.keyPrefix + "so-usage" }

@@ -1,5 +1,6 @@
 public import CoreMetrics
 import Dispatch
+public import RoomClusterCore
 import SignalingSupport
 
 /// One room-server process's place in a cluster: name claims, the room's members across nodes, room events to
@@ -10,28 +11,22 @@ import SignalingSupport
 /// - ``post(_:room:user:payload:)`` queues an event synchronously (call it under the lock that orders your state
 ///   changes) and the other nodes receive the events of one node in that order, once each (``events``).
 /// - A node that stops renewing its heartbeat for ``ClusterConfiguration/nodeTimeout`` is dead: one survivor
-///   removes its participants and sends ``ClusterEvent/departed`` for each, on the dead node's behalf.
-/// - When Redis goes away, claims and reads fail with ``RedisError/unavailable(_:)``, events are lost, and
-///   ``Incoming/unavailable(_:)`` says so; when it comes back the node registers again every participant it still
-///   holds, then ``Incoming/restored`` tells the server to resynchronize its view of remote members.
+///   removes its participants and sends ``/RoomClusterCore/ClusterEvent/departed`` for each, on the dead node's
+///   behalf.
+/// - When Redis goes away, claims and reads fail with ``/RoomClusterCore/ClusterError/unavailable(_:)``, events are
+///   lost, and ``/RoomClusterCore/ClusterIncoming/unavailable(_:)`` says so; when it comes back the node registers
+///   again every participant it still holds, then ``/RoomClusterCore/ClusterIncoming/restored`` tells the server to
+///   resynchronize its view of remote members.
 /// - It fails fast rather than wait: claims and membership, events, and heartbeats each have a connection of their
 ///   own (chat never delays a join), each with a bounded queue and a deadline per command from when it is queued;
 ///   once any of them or the subscription finds Redis gone, every command fails at once until Redis answers again
 ///   (``RedisConnection``). Events that cannot be queued or sent are lost, and reported the same way:
-///   ``Incoming/unavailable(_:)``, then ``Incoming/restored`` once Redis takes them again.
+///   ``/RoomClusterCore/ClusterIncoming/unavailable(_:)``, then ``/RoomClusterCore/ClusterIncoming/restored`` once
+///   Redis takes them again.
 public final class ClusterNode: Sendable {
-    /// What the node hears.
-    public enum Incoming: Sendable, Hashable {
-        /// An event of another node (or a dead node's departure), in that node's order.
-        case event(ClusterEvent)
-        /// Redis is gone, or events of this node could not be sent (its queue was full, or Redis did not take them):
-        /// events are lost, both ways, until ``restored``.
-        case unavailable(String)
-        /// Redis is back, or this node was presumed dead and is back, and its participants are registered again:
-        /// announce them again (events sent meanwhile were lost) and re-read the remote members. After an
-        /// ``unavailable(_:)`` it comes once registering again succeeded (retried until it does), never before.
-        case restored
-    }
+    /// What the node hears (``/RoomClusterCore/ClusterIncoming``: an event of another node, Redis unavailable,
+    /// restored).
+    public typealias Incoming = ClusterIncoming
 
     /// The configuration it runs with.
     public let configuration: ClusterConfiguration
@@ -60,7 +55,8 @@ public final class ClusterNode: Sendable {
         /// ``halt()`` ran: the node is gone, with no goodbye to say.
         var halted = false
         var subscribedWaiter: CheckedContinuation<Bool, Never>?
-        /// Why the node reports Redis unavailable, from ``Incoming/unavailable(_:)`` until ``Incoming/restored``.
+        /// Why the node reports Redis unavailable, from ``/RoomClusterCore/ClusterIncoming/unavailable(_:)`` until
+        /// ``/RoomClusterCore/ClusterIncoming/restored``.
         var outage: String?
         /// Whether the subscription is up (confirmed, and not lost since).
         var subscribed = false
@@ -74,8 +70,8 @@ public final class ClusterNode: Sendable {
         /// before the release ran stays claimed).
         var holds: [String: Int] = [:]
         /// The other nodes the last sweep found alive, and those heard from since: after an outage, the node waits
-        /// for them to register again (at most the node timeout) before it reports ``Incoming/restored`` or lets a
-        /// claim through.
+        /// for them to register again (at most the node timeout) before it reports
+        /// ``/RoomClusterCore/ClusterIncoming/restored`` or lets a claim through.
         var knownAlive: Set<String> = []
         /// No sweep before this instant: a node that could not reach Redis cannot judge the others' heartbeats, so
         /// it sweeps again only after a whole node timeout with Redis (``ClusterNode+Outage``).
@@ -144,8 +140,8 @@ public final class ClusterNode: Sendable {
         ])
     }
 
-    /// Leaves the cluster: every participant it still holds departs (``ClusterEvent/departed`` to the other nodes)
-    /// and is released, its keys are removed, and it stops.
+    /// Leaves the cluster: every participant it still holds departs (``/RoomClusterCore/ClusterEvent/departed`` to the
+    /// other nodes) and is released, its keys are removed, and it stops.
     public func stop() async {
         let (owned, halted, loops) = state.withLock { ($0.owned, $0.halted, $0.loops) }
         guard !halted else { return }
@@ -184,7 +180,7 @@ public final class ClusterNode: Sendable {
     /// Claims `user` in `room` for this node: true when it is now this node's, false when any node holds it.
     public func claim(user: String, room: String) async throws(RedisError) -> Bool {
         let entry = ClusterKeys.entry(room: room, user: user)
-        // During an outage (until ``Incoming/restored``) no claim goes through: after a Redis restart the other
+        // During an outage (until `.restored`) no claim goes through: after a Redis restart the other
         // nodes' names come back only as they register again, and a claim meanwhile could take one of them.
         if let outage = state.withLock({ $0.outage }) { throw .unavailable("cluster recovering: \(outage)") }
         let reply = try await redis.command([
@@ -231,18 +227,12 @@ public final class ClusterNode: Sendable {
         _ = try await redis.command([publishing ? "SADD" : "SREM", keys.publishers(room), user])
     }
 
-    /// A participant of a room and the node that holds it.
-    public struct Member: Sendable, Hashable {
-        /// Its name.
-        public var user: String
-        /// The node that holds its session.
-        public var node: String
-        /// Whether it publishes.
-        public var publishing: Bool
-    }
+    /// A participant of a room and the node that holds it (``/RoomClusterCore/ClusterMember``).
+    public typealias Member = ClusterMember
 
-    /// Every participant of `room` on every node, sorted by name. Fails with ``RedisError/unavailable(_:)`` during
-    /// an outage (until ``Incoming/restored``), like a claim: a read of a Redis that came back before the other
+    /// Every participant of `room` on every node, sorted by name. Fails with
+    /// ``/RoomClusterCore/ClusterError/unavailable(_:)`` during an outage (until
+    /// ``/RoomClusterCore/ClusterIncoming/restored``), like a claim: a read of a Redis that came back before the other
     /// nodes registered again would miss their participants.
     public func members(of room: String) async throws(RedisError) -> [Member] {
         // A command during an outage can go through (one per reconnect interval tries Redis again): after a restart
@@ -323,8 +313,8 @@ public final class ClusterNode: Sendable {
         }
     }
 
-    /// Whether the node is in an outage (from ``Incoming/unavailable(_:)`` until ``Incoming/restored``): claims and
-    /// reads of the members fail meanwhile.
+    /// Whether the node is in an outage (from ``/RoomClusterCore/ClusterIncoming/unavailable(_:)`` until
+    /// ``/RoomClusterCore/ClusterIncoming/restored``): claims and reads of the members fail meanwhile.
     public var isRecovering: Bool { state.withLock { $0.outage != nil } }
 
     /// Events that were not the cluster's (another channel, not an event, too big, or a room mismatch): dropped.

@@ -1,3 +1,5 @@
+public import RoomClusterCore
+
 /// Each node's operations snapshot in the cluster's Redis, so that every node can show the whole cluster
 /// (docs/operations.md#rooms): a node writes its own as the string `snapshot:<node>`, which expires after
 /// ``ClusterConfiguration/nodeTimeout`` unless written again, and reads those of the other live nodes.
@@ -5,7 +7,7 @@
 /// The text is the server's (the Room server writes its `OperationsSnapshot` as JSON); this type only
 /// stores and reads it. It has a connection of its own, so that a large snapshot never waits behind chat events or
 /// delays a heartbeat.
-public final class ClusterSnapshots: Sendable {
+public final class ClusterSnapshots: ClusterSnapshotStore {
     /// The node whose snapshot this writes.
     public let node: ClusterNode
     private let redis: RedisConnection
@@ -16,6 +18,12 @@ public final class ClusterSnapshots: Sendable {
         redis = RedisConnection(url: node.configuration.redis, timeout: node.configuration.timeout,
                                 roundTrip: node.metrics?.roundTrip)
     }
+
+    /// ``ClusterConfiguration/heartbeatInterval``: the server writes and reads as often as the node beats.
+    public var interval: Duration { node.configuration.heartbeatInterval }
+
+    /// ``ClusterConfiguration/nodeTimeout``: a snapshot lives as long as a heartbeat.
+    public var lifetime: Duration { node.configuration.nodeTimeout }
 
     /// Writes this node's snapshot, kept for ``ClusterConfiguration/nodeTimeout`` (`SET … PX`: the key expires
     /// then, https://redis.io/docs/latest/commands/set/).

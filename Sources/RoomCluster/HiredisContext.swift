@@ -1,4 +1,5 @@
 import CHiredis
+import RoomClusterCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,14 +1,15 @@
+import RoomClusterCore
 import SignalingSupport
 
 /// ``ClusterNode/events``' producer side: at most `capacity` events held for the server, and changes of state
-/// (``ClusterNode/Incoming/unavailable(_:)``, ``ClusterNode/Incoming/restored``) never dropped.
+/// (``/RoomClusterCore/ClusterIncoming/unavailable(_:)``, ``/RoomClusterCore/ClusterIncoming/restored``) never dropped.
 ///
 /// An event that finds the server holding `capacity` already is lost; `onOverflow` then begins an outage, so the
-/// server hears ``ClusterNode/Incoming/unavailable(_:)`` and resynchronizes on ``ClusterNode/Incoming/restored``.
-/// The stream has room for two changes of state beyond the events; one that still finds it full waits, in order, and
-/// is retried every few milliseconds until the server makes room. Events that come while one waits, or after an
-/// overflow until the next ``ClusterNode/Incoming/restored`` is delivered, are lost too (the resynchronization after
-/// it covers them).
+/// server hears ``/RoomClusterCore/ClusterIncoming/unavailable(_:)`` and resynchronizes on
+/// ``/RoomClusterCore/ClusterIncoming/restored``. The stream has room for two changes of state beyond the events; one
+/// that still finds it full waits, in order, and is retried every few milliseconds until the server makes room. Events
+/// that come while one waits, or after an overflow until the next ``/RoomClusterCore/ClusterIncoming/restored`` is
+/// delivered, are lost too (the resynchronization after it covers them).
 final class IncomingDelivery: Sendable {
     /// How often waiting changes of state are tried again.
     static let retryInterval: Duration = .milliseconds(10)
@@ -92,7 +93,7 @@ final class IncomingDelivery: Sendable {
     }
 
     /// Delivers the changes of state that wait, in order, while the stream has room; a delivered
-    /// ``ClusterNode/Incoming/restored`` ends an overflow (the server resynchronizes after it).
+    /// ``/RoomClusterCore/ClusterIncoming/restored`` ends an overflow (the server resynchronizes after it).
     private func flush(_ s: inout State) {
         while let first = s.waiting.first {
             if case .dropped = continuation.yield(first) { return }

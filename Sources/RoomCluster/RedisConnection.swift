@@ -1,5 +1,6 @@
 import CoreMetrics
 import Dispatch
+public import RoomClusterCore
 import SignalingSupport
 
 /// A Redis connection for commands, usable from any task: each command runs on the connection's own serial queue
@@ -7,9 +8,9 @@ import SignalingSupport
 ///
 /// It fails fast rather than wait (issue 33):
 /// - **A deadline from enqueue.** Each command has `timeout` from the moment it is queued: one still waiting when
-///   its deadline passed fails with ``RedisError/unavailable(_:)`` without being sent, and one being sent or read
-///   gets only what is left of it. A command that timed out after it was written ends its socket with a TCP reset
-///   (`SO_LINGER` {1, 0}), so bytes the kernel still held for Redis are never delivered later.
+/// its deadline passed fails with ``/RoomClusterCore/ClusterError/unavailable(_:)`` without being sent, and one being
+/// sent or read gets only what is left of it. A command that timed out after it was written ends its socket with a TCP
+/// reset (`SO_LINGER` {1, 0}), so bytes the kernel still held for Redis are never delivered later.
 /// - **A bounded queue.** At most `capacity` commands wait; one more fails at once.
 /// - **No blind retry.** A command is written once: a failure after the write is reported, never retried (Redis
 ///   may have run it). Before writing on a socket that sat idle, a zero-timeout `poll` checks Redis did not close
@@ -26,7 +27,8 @@ public final class RedisConnection: @unchecked Sendable {
     public let url: RedisURL
     /// Each command's deadline, counted from when it is queued (connecting included).
     public let timeout: Duration
-    /// The most commands that wait at once; one more fails with ``RedisError/unavailable(_:)`` at once.
+    /// The most commands that wait at once; one more fails with ``/RoomClusterCore/ClusterError/unavailable(_:)`` at
+    /// once.
     public let capacity: Int
     /// While Redis is known lost, the least time between two attempts to reach it again.
     public let reconnectInterval: Duration

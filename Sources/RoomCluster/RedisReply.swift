@@ -1,4 +1,5 @@
 import CHiredis
+import RoomClusterCore
 
 /// One Redis reply.
 public enum RedisReply: Sendable, Hashable {
@@ -27,7 +28,7 @@ public enum RedisReply: Sendable, Hashable {
     /// The elements of an array reply.
     public var array: [RedisReply]? { if case .array(let a) = self { a } else { nil } }
 
-    /// Converts a hiredis reply; an error reply throws ``RedisError/server(_:)``.
+    /// Converts a hiredis reply; an error reply throws ``/RoomClusterCore/ClusterError/server(_:)``.
     static func from(_ reply: UnsafePointer<redisReply>) throws(RedisError) -> RedisReply {
         let r = reply.pointee
         func text() -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import RoomClusterCore
 import SignalingSupport
 #if canImport(Glibc)
 import Glibc

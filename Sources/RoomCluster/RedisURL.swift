@@ -1,3 +1,5 @@
+public import RoomClusterCore
+
 /// Where a cluster's Redis is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (the port 6379 by default).
 ///
 /// The password (and, with a Redis ACL, the user) is the cluster's shared secret: a node that cannot
@@ -17,7 +19,7 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
     /// Redis's port, where a URL without one points.
     public static let defaultPort = 6379
 
-    /// Reads `text`; throws ``RedisError/badURL(_:)`` naming what is wrong.
+    /// Reads `text`; throws ``/RoomClusterCore/ClusterError/badURL(_:)`` naming what is wrong.
     public init(parsing text: String) throws(RedisError) {
         guard text.hasPrefix("redis://") else { throw .badURL("\(text): expected redis://HOST[:PORT][/DB]") }
         var rest = Substring(text.dropFirst("redis://".count))

@@ -1,12 +1,12 @@
 import Foundation
-import RoomCluster
+import RoomClusterCore
 import SignalingSupport
 
 /// With a cluster: what the other nodes hold, for the operations snapshot (docs/operations.md#rooms). Every
-/// heartbeat interval it writes this node's own participants to Redis (``/RoomCluster/ClusterSnapshots``) when they
-/// changed or their key is half-way to expiring, and reads the other live nodes' snapshots; ``merged(into:)`` adds
-/// them to this node's snapshot. Another node's event that one of its participants left, or that it died, drops that
-/// participant (or all of its participants) at once, before the next read.
+/// interval of its store (``/RoomClusterCore/ClusterSnapshotStore``; on Redis, the heartbeat interval) it writes this
+/// node's own participants there when they changed or are half-way to expiring, and reads the other live nodes'
+/// snapshots; ``merged(into:)`` adds them to this node's snapshot. Another node's event that one of its participants
+/// left, or that it died, drops that participant (or all of its participants) at once, before the next read.
 final class ClusterRoomsView: Sendable {
     private struct State {
         /// The other nodes' own participants, by node.
@@ -16,16 +16,15 @@ final class ClusterRoomsView: Sendable {
     }
 
     private let state = LockedValue(State())
-    private let snapshots: ClusterSnapshots
+    private let snapshots: any ClusterSnapshotStore
 
-    init(node: ClusterNode) {
-        snapshots = ClusterSnapshots(node: node)
+    init(store: any ClusterSnapshotStore) {
+        snapshots = store
     }
 
     /// Starts the loop: `local` is this node's snapshot, `changed` is told when what the other nodes hold changed.
     func start(local: @escaping @Sendable () -> OperationsSnapshot, changed: @escaping @Sendable () -> Void) {
-        let configuration = snapshots.node.configuration
-        let period = configuration.heartbeatInterval, renewal = configuration.nodeTimeout / 2
+        let period = snapshots.interval, renewal = snapshots.lifetime / 2
         let task = Task { [snapshots, weak self] in
             var written: (rooms: [OperationsSnapshot.Room], at: ContinuousClock.Instant)?
             // (ends with the view: a server let go without shutdown() leaves no loop behind)
@@ -51,7 +50,7 @@ final class ClusterRoomsView: Sendable {
         if late { task.cancel() }
     }
 
-    /// Stops the loop and removes this node's snapshot from Redis.
+    /// Stops the loop and removes this node's snapshot from the store.
     func stop() async {
         let task = state.withLock { s -> Task<Void, Never>? in
             s.stopped = true

@@ -1,13 +1,13 @@
 import JSONRPC
-import RoomCluster
+import RoomClusterCore
 import SharedObjectServer
 import SharedObjects
 
-/// Shared objects sequenced by the cluster's Redis (``/RoomCluster/ClusterNode``'s object scripts), so that the
-/// clients of one object on every node see one object: the same versions, in order. Redis also keeps the quotas
-/// for every node.
+/// Shared objects sequenced by the cluster (on Redis, `ClusterNode`'s object scripts), so that the clients of one
+/// object on every node see one object: the same versions, in order. The cluster also keeps the quotas for every
+/// node.
 struct ClusterSharedObjects: SharedObjectCluster {
-    let node: ClusterNode
+    let node: any ClusterBackplane
 
     func open(_ name: String, persistent: Bool, createsPersistent: Bool, quotas: SharedObjectQuotas) async throws
         -> SharedObjectState
@@ -26,13 +26,13 @@ struct ClusterSharedObjects: SharedObjectCluster {
     }
 
     func register(_ object: SharedObjectState, clients: Int) async throws -> SharedObjectState {
-        let record = ClusterNode.ObjectRecord(version: object.version, persistent: object.persistent,
-                                              properties: object.data.mapValues(\.canonicalText))
+        let record = ClusterObjectRecord(version: object.version, persistent: object.persistent,
+                                         properties: object.data.mapValues(\.canonicalText))
         return Self.state(of: object.name, try await node.registerObject(object.name, record: record, clients: clients))
     }
 
     /// The state of the object Redis holds as `record`.
-    static func state(of name: String, _ record: ClusterNode.ObjectRecord) -> SharedObjectState {
+    static func state(of name: String, _ record: ClusterObjectRecord) -> SharedObjectState {
         var data: [String: JSONValue] = [:]
         for (key, text) in record.properties { data[key] = try? JSONValue(parsing: text) }
         return SharedObjectState(name: name, version: record.version, persistent: record.persistent, data: data)
@@ -66,7 +66,7 @@ struct ClusterSharedObjects: SharedObjectCluster {
     }
 
     func post(_ message: SharedObjectMessage) {
-        node.post(ClusterNode.objectMessageKind, room: message.name, user: "", payload: message.json.jsonText)
+        node.post(ClusterEvent.sharedObjectMessage, room: message.name, user: "", payload: message.json.jsonText)
     }
 
     func count(_ name: String, delta: Int) { node.countObjectClients(name, delta: delta) }
@@ -75,10 +75,10 @@ struct ClusterSharedObjects: SharedObjectCluster {
     static func delivery(of event: ClusterEvent) -> SharedObjectDelivery? {
         guard let payload = try? JSONValue(parsing: event.payload) else { return nil }
         switch event.kind {
-        case ClusterNode.objectUpdateKind:
+        case ClusterEvent.sharedObjectUpdate:
             guard let version = payload["version"]?.intValue, payload["changed"]?.objectValue != nil else { return nil }
             return .update(update(of: event.room, version: version, payload: payload))
-        case ClusterNode.objectMessageKind:
+        case ClusterEvent.sharedObjectMessage:
             guard let method = payload["method"]?.stringValue else { return nil }
             return .message(SharedObjectMessage(name: event.room, method: method, params: payload["params"],
                                                 sender: try? SharedObjectSender(json: payload["sender"])))

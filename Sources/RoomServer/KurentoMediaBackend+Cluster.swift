@@ -1,21 +1,21 @@
 import KurentoClient
 import Logging
-import RoomCluster
+import RoomClusterCore
 import RoomProtocol
 import SignalingSupport
 
 /// Rooms across a cluster (docs/kurento.md#cluster): one pipeline per room for every node, its KMS and id in Redis
-/// (``/RoomCluster/ClusterNode/joinMedia(_:)``), each publisher's endpoint id there too, so that a subscriber on one
-/// node is fed from a publisher on another; the last node to leave a room releases its pipeline. Trees stay on the
-/// node that serves them.
+/// (``/RoomClusterCore/ClusterBackplane/joinMedia(_:)``), each publisher's endpoint id there too, so that a subscriber
+/// on one node is fed from a publisher on another; the last node to leave a room releases its pipeline. Trees stay on
+/// the node that serves them.
 extension KurentoMediaBackend {
     /// Shares rooms' media through `cluster` (``RoomServer`` calls it when it has both a cluster and this backend).
-    func share(with cluster: ClusterNode) {
+    func share(with cluster: any ClusterBackplane) {
         state.withLock { $0.cluster = cluster }
     }
 
     /// The cluster's node, when `scope` is shared through it.
-    func cluster(for scope: MediaScope) -> ClusterNode? {
+    func cluster(for scope: MediaScope) -> (any ClusterBackplane)? {
         scope.kind == .room ? state.withLock { $0.cluster } : nil
     }
 
@@ -29,8 +29,10 @@ extension KurentoMediaBackend {
     static func clusterScope(_ scope: MediaScope) -> String { "\(scope.kind.rawValue):\(scope.name)" }
 
     /// The pipeline another node recorded for `scope` (this node is then one of its users), or `nil`.
-    func sharedPipeline(of scope: MediaScope, in cluster: ClusterNode) async throws(RoomError) -> (Int, MediaPipeline)? {
-        let record: ClusterNode.MediaPipelineRecord?
+    func sharedPipeline(of scope: MediaScope, in cluster: any ClusterBackplane) async throws(RoomError)
+        -> (Int, MediaPipeline)?
+    {
+        let record: ClusterPipelineRecord?
         do {
             record = try await cluster.joinMedia(Self.clusterScope(scope))
         } catch {
@@ -42,11 +44,11 @@ extension KurentoMediaBackend {
 
     /// Records `pipeline` (on KMS `kms`) as `scope`'s, unless another node was first: then ours is released and theirs
     /// used.
-    func claimPipeline(_ pipeline: MediaPipeline, kms: Int, for scope: MediaScope, in cluster: ClusterNode)
+    func claimPipeline(_ pipeline: MediaPipeline, kms: Int, for scope: MediaScope, in cluster: any ClusterBackplane)
         async throws(RoomError) -> (Int, MediaPipeline)
     {
-        let ours = ClusterNode.MediaPipelineRecord(kms: clients[kms].name, id: pipeline.id)
-        let recorded: ClusterNode.MediaPipelineRecord
+        let ours = ClusterPipelineRecord(kms: clients[kms].name, id: pipeline.id)
+        let recorded: ClusterPipelineRecord
         do {
             recorded = try await cluster.claimMedia(Self.clusterScope(scope), pipeline: ours)
         } catch {
@@ -60,7 +62,7 @@ extension KurentoMediaBackend {
     }
 
     /// The pipeline of a record, through this node's client of its KMS.
-    private func adopt(_ record: ClusterNode.MediaPipelineRecord, for scope: MediaScope)
+    private func adopt(_ record: ClusterPipelineRecord, for scope: MediaScope)
         throws(RoomError) -> (Int, MediaPipeline)
     {
         guard let kms = clients.firstIndex(where: { $0.name == record.kms }) else {
@@ -71,8 +73,8 @@ extension KurentoMediaBackend {
     }
 
     /// This node stops using `scope`'s pipeline; the last live node releases it.
-    func leaveShared(_ scope: MediaScope, in cluster: ClusterNode) async {
-        let record: ClusterNode.MediaPipelineRecord?
+    func leaveShared(_ scope: MediaScope, in cluster: any ClusterBackplane) async {
+        let record: ClusterPipelineRecord?
         do {
             record = try await cluster.leaveMedia(Self.clusterScope(scope))
         } catch {

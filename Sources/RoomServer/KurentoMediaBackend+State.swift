@@ -1,5 +1,5 @@
 import KurentoClient
-import RoomCluster
+import RoomClusterCore
 
 extension KurentoMediaBackend {
     /// What the backend holds for one room or tree.
@@ -40,7 +40,7 @@ extension KurentoMediaBackend {
         var shuttingDown = false
         /// With a cluster (``KurentoMediaBackend/share(with:)``): where rooms' pipelines and publishers' endpoints
         /// are recorded for every node.
-        var cluster: ClusterNode?
+        var cluster: (any ClusterBackplane)?
         /// The scopes this node counts as a user of in the cluster's records, until it leaves them.
         var shared: Set<MediaScope> = []
 

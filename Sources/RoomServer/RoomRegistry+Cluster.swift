@@ -1,5 +1,5 @@
 import JSONRPC
-import RoomCluster
+import RoomClusterCore
 import RoomProtocol
 import SignalingSupport
 
@@ -9,7 +9,7 @@ extension RoomRegistry {
     /// join overlaps this one and whose `participantJoined` has not arrived yet (it is ignored when it does, as that
     /// of a known member): the members already joined here are told of each one new to this node now, so that every
     /// member hears of every joiner once. Returns the outboxes to flush.
-    func seedRemote(room name: String, members: [ClusterNode.Member], node: String) -> [SessionOutbox] {
+    func seedRemote(room name: String, members: [ClusterMember], node: String) -> [SessionOutbox] {
         state.withLock { s -> [SessionOutbox] in
             guard var room = s.rooms[name] else { return [] }
             let before = room.remote
@@ -118,7 +118,7 @@ extension RoomRegistry {
 
     /// After Redis came back: the room's remote members become what Redis lists, and the local members are told
     /// the differences (who joined, left, started or stopped publishing meanwhile).
-    func resync(room name: String, members: [ClusterNode.Member], node: String) -> Departure {
+    func resync(room name: String, members: [ClusterMember], node: String) -> Departure {
         state.withLock { s -> Departure in
             guard var room = s.rooms[name] else { return Departure() }
             let before = room.remote

@@ -1,5 +1,5 @@
 import JSONRPC
-import RoomCluster
+import RoomClusterCore
 import SignalingSupport
 
 extension RoomRegistry {

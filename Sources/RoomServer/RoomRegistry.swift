@@ -1,5 +1,5 @@
 import JSONRPC
-import RoomCluster
+import RoomClusterCore
 import RoomProtocol
 import SignalingSupport
 
@@ -30,9 +30,9 @@ final class RoomRegistry: Sendable {
     let changes = RegistryChangeSignal()
     /// With a cluster: where local changes go to the other nodes, posted under this registry's lock so that they
     /// leave in the order of the state changes.
-    let cluster: ClusterNode?
+    let cluster: (any ClusterBackplane)?
 
-    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: ClusterNode? = nil,
+    init(limits: RoomServerLimits, events: Broadcast<RoomServerEvent>, cluster: (any ClusterBackplane)? = nil,
          gauges: RoomGauges? = nil) {
         state = LockedValue(State(rooms: RoomTable(gauges: gauges)))
         self.limits = limits

@@ -1,6 +1,6 @@
 import Foundation
 public import JSONRPC
-import RoomCluster
+import RoomClusterCore
 import SignalingSupport
 
 /// The live view of the rooms for operators (docs/operations.md): ``operationsSnapshot()``, and the `/admin`
@@ -33,7 +33,7 @@ extension RoomServer {
     /// (docs/operations.md#rooms-cluster). Never a session id. `GET /rooms` serves it as JSON
     /// (docs/operations.md#rooms).
     public func operationsSnapshot() -> OperationsSnapshot {
-        Self.operationsSnapshot(registry, media: media, node: cluster?.configuration.nodeID, view: clusterView)
+        Self.operationsSnapshot(registry, media: media, node: cluster?.nodeID, view: clusterView)
     }
 
     /// The snapshot of `registry`, each room with the media server `media` says serves it, and with `view` what

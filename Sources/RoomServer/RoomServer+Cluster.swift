@@ -1,6 +1,6 @@
 import JSONRPC
 import Logging
-public import RoomCluster
+public import RoomClusterCore
 import RoomProtocol
 import SharedObjectServer
 
@@ -10,7 +10,7 @@ extension RoomServer {
 
     /// The error of a join (or any call that needs Redis) while the cluster's Redis is unavailable. What Redis said
     /// (its address, the socket's error) is logged, never sent: the client learns only that the cluster is away.
-    func clusterUnavailable(_ error: RedisError, while doing: String) -> RPCErrorObject {
+    func clusterUnavailable(_ error: ClusterError, while doing: String) -> RPCErrorObject {
         logger.warning("cluster unavailable", metadata: ["while": "\(doing)", "error": "\(error)"])
         return RPCErrorObject(code: -32000, message: "cluster unavailable",
                               data: .string("the cluster is unreachable; nothing was reserved, try again later"))
@@ -19,12 +19,12 @@ extension RoomServer {
     /// Joins the cluster (``Configuration/cluster``): registers this node and starts applying the other nodes'
     /// events. ``start(_:)`` calls it; call it yourself for a server made with ``init(configuration:)``. Without
     /// a cluster it does nothing.
-    public func startCluster() async throws(RedisError) {
+    public func startCluster() async throws(ClusterError) {
         guard let cluster else { return }
         try await cluster.start()
         operations.setCluster(.available)
         startClusterView()
-        let node = cluster.configuration.nodeID
+        let node = cluster.nodeID
         Task { [weak self] in
             for await incoming in cluster.events {
                 guard let self else { return }
@@ -70,7 +70,7 @@ extension RoomServer {
                 }
             }
         }
-        logger.info("joined the cluster", metadata: ["node": "\(node)", "redis": "\(cluster.configuration.redis)"])
+        logger.info("joined the cluster", metadata: ["node": "\(node)", "cluster": "\(cluster)"])
     }
 
     /// After Redis came back: re-reads the members of every room with a local participant and tells the local
@@ -78,8 +78,8 @@ extension RoomServer {
     /// server shuts down: a room skipped would keep a stale view of the other nodes for as long as it lives. It runs
     /// in the loop that applies the other nodes' events, which wait meanwhile: an event published after a read is
     /// applied after it.
-    func resynchronize(with cluster: ClusterNode) async {
-        let node = cluster.configuration.nodeID
+    func resynchronize(with cluster: any ClusterBackplane) async {
+        let node = cluster.nodeID
         var rooms = registry.localRooms, pause = Duration.milliseconds(100)
         while !rooms.isEmpty {
             var failed: [String] = []
@@ -121,7 +121,7 @@ extension RoomServer {
         }
         do {
             let members = try await cluster.members(of: room)
-            flush(registry.seedRemote(room: room, members: members, node: cluster.configuration.nodeID))
+            flush(registry.seedRemote(room: room, members: members, node: cluster.nodeID))
         } catch {
             registry.cancelJoin(session: session)
             await giveUpClaim(user: user, room: room)

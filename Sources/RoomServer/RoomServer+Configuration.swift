@@ -1,7 +1,7 @@
 public import JSONRPC
 public import JSONRPCWebSocket
 public import Logging
-public import RoomCluster
+public import RoomClusterCore
 public import SharedObjectServer
 public import SignalingSupport
 
@@ -70,9 +70,11 @@ extension RoomServer {
         /// then answer -32601). `room:R/…` objects are for the members of room R, whatever the authorizer says.
         /// Default: on, in memory.
         public var sharedObjects: SharedObjectService.Configuration?
-        /// Several room-server processes serving the same rooms through Redis (``/RoomCluster/ClusterConfiguration``);
-        /// `nil` (the default): one process, no Redis. See docs/cluster.md for what is shared.
-        public var cluster: ClusterConfiguration?
+        /// Several room-server processes serving the same rooms: how this one makes its node of the cluster
+        /// (``/RoomClusterCore/ClusterBackplaneConfiguration``). On Redis, add the `RoomCluster` product and set a
+        /// `ClusterConfiguration(redis: url, nodeID: "a")`; `nil` (the default): one process, and neither
+        /// `RoomCluster` nor hiredis is linked. See docs/cluster.md for what is shared.
+        public var cluster: (any ClusterBackplaneConfiguration)?
         /// Health, readiness, the admin live view and metrics over plain HTTP (docs/operations.md). Default: health
         /// and readiness only; the admin routes are off until ``OperationsConfiguration/adminToken`` is set.
         public var operations: OperationsConfiguration
@@ -103,7 +105,7 @@ extension RoomServer {
             sessionPrincipal: @escaping @Sendable (UpgradeRequest) -> String? = { $0.bearerToken },
             customRequest: (@Sendable (RoomCustomRequest) async throws -> JSONValue?)? = nil,
             sharedObjects: SharedObjectService.Configuration? = .init(),
-            cluster: ClusterConfiguration? = nil,
+            cluster: (any ClusterBackplaneConfiguration)? = nil,
             operations: OperationsConfiguration = .init(),
             logger: Logger = .disabled(label: "KurentoSignaling.RoomServer"),
             clock: any SignalingClock = SystemClock(),

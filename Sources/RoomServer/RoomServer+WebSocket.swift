@@ -1,7 +1,7 @@
 import JSONRPC
 import JSONRPCWebSocket
 import Logging
-import RoomCluster
+import RoomClusterCore
 import SignalingSupport
 
 extension RoomServer {

@@ -2,7 +2,7 @@ import CoreMetrics
 public import JSONRPC
 import JSONRPCWebSocket
 import Logging
-public import RoomCluster
+public import RoomClusterCore
 import RoomProtocol
 public import SharedObjectServer
 import SignalingSupport
@@ -40,8 +40,9 @@ public final class RoomServer: Sendable {
     var logger: Logger { configuration.logger }
     /// The configured backend, called off the event loop (``OffLoopMediaBackend``).
     let media: any MediaBackend
-    /// This process's node of the cluster (``Configuration/cluster``), if any.
-    public let cluster: ClusterNode?
+    /// This process's node of the cluster (``Configuration/cluster``), if any: with the `RoomCluster` product's
+    /// `ClusterConfiguration`, a `ClusterNode` (`server.cluster as? ClusterNode` reaches its Redis-only calls).
+    public let cluster: (any ClusterBackplane)?
     /// With a cluster: the other nodes' participants, for the operations snapshot (``ClusterRoomsView``).
     let clusterView: ClusterRoomsView?
     /// The `/admin` subscription (docs/operations.md#admin-subscription): its own JSON-RPC server behind ``adminPath``.
@@ -77,8 +78,8 @@ public final class RoomServer: Sendable {
             advertised: Self.advertised(.room, configuration))
         rpc = JSONRPCServer(configuration: rpcConfiguration)
         let metrics = configuration.metrics
-        cluster = configuration.cluster.map { ClusterNode(configuration: $0, metricsFactory: metrics.factory) }
-        let clusterView = cluster.map(ClusterRoomsView.init(node:))
+        cluster = configuration.cluster?.makeBackplane(ClusterBackplaneContext(metricsFactory: metrics.factory))
+        let clusterView = cluster.map { ClusterRoomsView(store: $0.makeSnapshotStore()) }
         self.clusterView = clusterView
         rateLimitCloses = metrics.closeCounter(.rateLimit)
         let registry = RoomRegistry(limits: configuration.limits, events: eventHub, cluster: cluster,
@@ -92,7 +93,7 @@ public final class RoomServer: Sendable {
         adminGuard = AdminGuard(limit: configuration.operations.adminGuessLimit,
                                 sessionLifetime: configuration.operations.adminSessionLifetime,
                                 clock: configuration.clock)
-        let node = cluster?.configuration.nodeID
+        let node = cluster?.nodeID
         let adminFeed = AdminFeed(interval: configuration.operations.snapshotInterval,
                                   refresh: configuration.operations.snapshotRefresh, clock: configuration.clock) {
             Self.operationsSnapshot(registry, media: media, node: node, view: clusterView)

@@ -78,7 +78,7 @@ struct ClusterAdminViewTests {
         }
 
         // When node 1 dies without a goodbye, its participants leave node 0's events and /rooms after its sweep
-        try #require(cluster.nodes[1].cluster).halt()
+        try #require(cluster.nodes[1].cluster as? ClusterNode).halt()
         #expect(try await events.next() == .participantLeft(room: "demo", user: "dave", departure: .evicted))
         try await waitUntil("node0's snapshot to drop node1's participants") {
             Self.listing(cluster.nodes[0].operationsSnapshot()) == ["demo": ["alice@node0"]]

@@ -181,7 +181,9 @@ struct ClusterRedisFaultTests {
                 }
                 restored = (try? await Self.claims(cluster.redis)) == ["alice": "node0", "bob": "node1"]
                     && alice.client.peers.map(\.identifier) == ["bob"] && bob.client.peers.map(\.identifier) == ["alice"]
-                    && cluster.nodes.allSatisfy { $0.operations.notReadyReason == nil && $0.cluster?.isRecovering == false }
+                    && cluster.nodes.allSatisfy {
+                        $0.operations.notReadyReason == nil && ($0.cluster as? ClusterNode)?.isRecovering == false
+                    }
             }
             #expect(restored, "round \(round): the members were not back within 10 s")
         }

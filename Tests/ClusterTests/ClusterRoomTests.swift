@@ -96,7 +96,7 @@ struct ClusterRoomTests {
         #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
 
         // When node 1 stops taking part without a goodbye (its heartbeat stops; its socket stays up)
-        try #require(cluster.nodes[1].cluster).halt()
+        try #require(cluster.nodes[1].cluster as? ClusterNode).halt()
 
         // Then alice hears bob leave once the node's heartbeat expired
         #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
@@ -202,7 +202,7 @@ struct ClusterRoomTests {
         #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
 
         // When node 1 dies without a goodbye (its heartbeat stops, its sockets close)
-        try #require(cluster.nodes[1].cluster).halt()
+        try #require(cluster.nodes[1].cluster as? ClusterNode).halt()
         await cluster.nodes[1].shutdown()
 
         // Then bob's name is freed by the sweep, alice sees him leave, and his client rejoins through node 0
@@ -225,7 +225,7 @@ struct ClusterRoomTests {
             return
         }
         #expect((error as? RoomError)?.code == .generic, "\(error)")
-        let node = try #require(cluster.nodes[0].cluster)
+        let node = try #require(cluster.nodes[0].cluster as? ClusterNode)
         #expect(try await node.members(of: "lobby\nx").isEmpty)
         #expect(try await node.members(of: "lobby").isEmpty)
         await cluster.stop()
@@ -272,12 +272,12 @@ struct ClusterRoomTests {
         #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
 
         // When node 1 freezes (its heartbeat stops) longer than its timeout: its key is gone and node 0 sweeps it
-        let frozen = try #require(cluster.nodes[1].cluster)
+        let frozen = try #require(cluster.nodes[1].cluster as? ClusterNode)
         let beating = frozen.state.withLock { $0.loops.last }
         beating?.cancel()
         await beating?.value
         _ = try await RedisConnection(url: try RedisURL(parsing: cluster.redis.url)).command("DEL", "ks:node:node1")
-        try await #require(cluster.nodes[0].cluster).sweep()
+        try await #require(cluster.nodes[0].cluster as? ClusterNode).sweep()
 
         // Then alice sees bob leave
         #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))

@@ -45,7 +45,7 @@ struct ClusterSharedObjectQuotaTests {
         #expect(fifth == SharedObjectErrorCode.tooManyObjects.rawValue)
         #expect(persistent == SharedObjectErrorCode.unauthorized.rawValue)
         #expect(try await Self.objectKeys(in: cluster) == ["ks:so:o1", "ks:so:o2", "ks:so:o3", "ks:so:o4"])
-        let node = try #require(cluster.nodes[0].cluster)
+        let node = try #require(cluster.nodes[0].cluster as? ClusterNode)
         #expect(try await node.objectUsage() == (objects: 4, bytes: 8))
 
         // When alice fills hers with 1,200 bytes, and bob then does the same with his
@@ -105,7 +105,7 @@ struct ClusterSharedObjectSweepTests {
         let cluster = try await Cluster.start(nodes: 2)
         let (alice, bob) = try await cluster.aliceAndBob()
         #expect(try await alice.next() == .participantJoined(Peer(identifier: "bob")))
-        let node = try #require(cluster.nodes[0].cluster)
+        let node = try #require(cluster.nodes[0].cluster as? ClusterNode)
         let before = try await node.objectUsage()
         let aliceBoard = try await alice.shared.connect("board")
         let bobShared = bob.shared
@@ -115,7 +115,7 @@ struct ClusterSharedObjectSweepTests {
         #expect(try await ClusterSharedObjectQuotaTests.objectKeys(in: cluster) == ["ks:so:board", "ks:so:note"])
 
         // When node 1 dies without a goodbye (bob's client stays open on it), and its participants are swept
-        try #require(cluster.nodes[1].cluster).halt()
+        try #require(cluster.nodes[1].cluster as? ClusterNode).halt()
         // (the board's update goes to alice's shared objects, not to her room events)
         #expect(try await alice.next() == .participantLeft(Peer(identifier: "bob")))
 

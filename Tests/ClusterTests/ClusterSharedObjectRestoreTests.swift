@@ -42,7 +42,7 @@ struct ClusterSharedObjectRestoreTests {
         let kept = Watched(alice, "kept")
         _ = try await kept.object.connect(persistent: true)
         #expect(try await kept.object.setProperty("title", "plan") == 1)
-        let node = try #require(cluster.nodes[0].cluster)
+        let node = try #require(cluster.nodes[0].cluster as? ClusterNode)
         let usage = try await node.objectUsage()
         let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
         let before = await Self.hash("ks:so:board", on: redis), keptBefore = await Self.hash("ks:so:kept", on: redis)
@@ -104,12 +104,12 @@ struct ClusterSharedObjectRestoreTests {
         #expect(try await bobMine.object.setProperty("a", 1) == 1)
         #expect(try await bobMine.object.setProperty("b", 2) == 2)
         let redis = RedisConnection(url: try RedisURL(parsing: cluster.redis.url))
-        let node = try #require(cluster.nodes[0].cluster)
+        let node = try #require(cluster.nodes[0].cluster as? ClusterNode)
         let shared = await Self.hash("ks:so:shared", on: redis), mine = await Self.hash("ks:so:mine", on: redis)
         let usage = try await node.objectUsage()
 
         // When node 1 freezes longer than its timeout and node 0 sweeps it: its clients are taken away
-        let frozen = try #require(cluster.nodes[1].cluster)
+        let frozen = try #require(cluster.nodes[1].cluster as? ClusterNode)
         let beating = frozen.state.withLock { $0.loops.last }
         beating?.cancel()
         await beating?.value

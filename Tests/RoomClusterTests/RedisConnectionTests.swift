@@ -1,5 +1,6 @@
 import Foundation
 import RoomCluster
+import RoomClusterCore
 import SignalingSupport
 import TestSupport
 import Testing

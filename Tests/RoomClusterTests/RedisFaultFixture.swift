@@ -1,4 +1,5 @@
 import Foundation
+import RoomClusterCore
 import TestSupport
 @testable import RoomCluster
 

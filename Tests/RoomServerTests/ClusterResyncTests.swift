@@ -22,7 +22,7 @@ struct ClusterResyncTests {
         let node0 = try await RoomServer.start(.init(
             cluster: ClusterConfiguration(redis: url, nodeID: "node0", timeout: .seconds(2) * deadlineScale),
             logger: logger))
-        let cluster = try #require(node0.cluster)
+        let cluster = try #require(node0.cluster as? ClusterNode)
         let alice = try await RoomPeer.dialing(node0.url)
         try await alice.join("alice")
         let other = ClusterNode(configuration: ClusterConfiguration(redis: url, nodeID: "node1"))

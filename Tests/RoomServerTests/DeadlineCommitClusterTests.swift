@@ -35,7 +35,7 @@ struct DeadlineCommitClusterTests {
         gate.open()
 
         // Then the join ends with bob's name free in Redis
-        let cluster = try #require(node0.cluster)
+        let cluster = try #require(node0.cluster as? ClusterNode)
         try await waitUntil("bob's join to end, his name given up", asyncCondition: {
             guard node0.registry.joining == 0, let members = try? await cluster.members(of: "room1") else { return false }
             return members.isEmpty

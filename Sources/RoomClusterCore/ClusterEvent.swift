@@ -1,5 +1,3 @@
-import Foundation
-
 /// A room event from one node to the others, on the room's channel.
 ///
 /// `kind` and `payload` belong to the server that uses the cluster (the Room server puts a notification's method
@@ -26,10 +24,19 @@ public struct ClusterEvent: Sendable, Hashable, Codable {
     /// holds whose name another node claimed while this one was cut off or taken for dead: the server removes it.
     public static let taken = "taken"
 
-    /// The kind of the event a node delivers to its own server (never sent to other nodes) for a name Redis gave
-    /// this node that it no longer holds (a release that failed during an outage, a claim whose reply was lost),
-    /// released by registering again: the other nodes may still list it, so the server tells them it left.
+    /// The kind of the event a node delivers to its own server (never sent to other nodes) for a name the cluster
+    /// gave this node that it no longer holds (a release that failed during an outage, a claim whose reply was
+    /// lost), released by registering again: the other nodes may still list it, so the server tells them it left.
     public static let released = "released"
+
+    /// The kind of a shared object's change, sequenced by the cluster
+    /// (``ClusterBackplane/setObject(_:changes:maxBytes:maxTotalBytes:sender:)``): `room` is the object's name,
+    /// `payload` is `{"version":…,"changed":{…},"sender":…}`.
+    public static let sharedObjectUpdate = "sharedObject.update"
+
+    /// The kind of a shared object's message to the clients of that object on every node: `room` is the object's
+    /// name, `payload` is the message's JSON.
+    public static let sharedObjectMessage = "sharedObject.message"
 
     /// Creates an event.
     public init(origin: String, room: String, sequence: UInt64, kind: String, user: String, payload: String) {
@@ -39,12 +46,5 @@ public struct ClusterEvent: Sendable, Hashable, Codable {
         self.kind = kind
         self.user = user
         self.payload = payload
-    }
-
-    var wireText: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
-
-    init?(wireText: String) {
-        guard let event = try? JSONDecoder().decode(ClusterEvent.self, from: Data(wireText.utf8)) else { return nil }
-        self = event
     }
 }
