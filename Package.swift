@@ -335,8 +335,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SDPTests", dependencies: ["SDP"],
-            exclude: ["Fixtures"],  // SDP text read from the test through #filePath
+            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            exclude: ["Fixtures"],  // SDP text read in place through TestSupport's SDPFiles
             swiftSettings: strict
         ),
         .testTarget(
