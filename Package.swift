@@ -394,7 +394,7 @@ let package = Package(
             name: "TreeTests",
             dependencies: [
                 "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "JSONRPCWebSocket",
-                "TestSupport",
+                "SignalingSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -178,11 +178,11 @@ import Testing
     /// A transport whose connect waits for `gate`, then hands out one end of an in-memory pair.
     struct GatedTransport: MessageTransport {
         let gate = Gate()
-        let far = LockedBox<LocalMessageConnection?>(nil)
+        let far = LockedValue<LocalMessageConnection?>(nil)
         func connect() async throws -> any MessageConnection {
             await gate.wait()
             let (near, far) = LocalMessageConnection.pair()
-            self.far.mutate { $0 = far }
+            self.far.withLock { $0 = far }
             return near
         }
     }

@@ -11,8 +11,8 @@ import Testing
     }
 
     final class Recorder: NumberDelegate {
-        let numbers = LockedBox<[Int]>([])
-        func got(_ number: Int) { numbers.mutate { $0.append(number) } }
+        let numbers = LockedValue<[Int]>([])
+        func got(_ number: Int) { numbers.withLock { $0.append(number) } }
     }
 
     /// The client the delegate belongs to; alive for the whole suite.

@@ -1,4 +1,5 @@
 import JSONRPC
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -10,17 +11,17 @@ import Testing
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: JSONRPCClientDelegate {
         let gate = BlockingGate()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func clientDidConnect(_ client: JSONRPCClient) {
-            log.mutate { $0.append("connect") }
+            log.withLock { $0.append("connect") }
             gate.block()
         }
         func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest) {
-            log.mutate { $0.append("request \(request.method)") }
+            log.withLock { $0.append("request \(request.method)") }
         }
-        func client(_ client: JSONRPCClient, didFailWithError error: RPCError) { log.mutate { $0.append("fail") } }
+        func client(_ client: JSONRPCClient, didFailWithError error: RPCError) { log.withLock { $0.append("fail") } }
         func client(_ client: JSONRPCClient, didLoseEvents count: Int) {
-            log.mutate { $0.append("lost \(count) while \(client.connectionState)") }
+            log.withLock { $0.append("lost \(count) while \(client.connectionState)") }
         }
     }
 

@@ -181,7 +181,7 @@ struct RoomRecoveryTests {
 /// A publisher's media on PeerManager, with an offer provider that renegotiates it after a rejoin.
 final class RecoveringMedia: Sendable {
     let peerManager = PeerManager()
-    let answered = LockedBox<[RoomEndpoint]>([])
+    let answered = LockedValue<[RoomEndpoint]>([])
 
     var provider: OfferProvider {
         let peerManager = peerManager, answered = answered
@@ -190,7 +190,7 @@ final class RecoveringMedia: Sendable {
             return try await peerManager.generateOffer(for: "\(endpoint)", media: .audioVideo(direction: .sendonly))
         }, answer: { endpoint, answer in
             try await peerManager.processAnswer(answer, for: "\(endpoint)")
-            answered.mutate { $0.append(endpoint) }
+            answered.withLock { $0.append(endpoint) }
         })
     }
 }

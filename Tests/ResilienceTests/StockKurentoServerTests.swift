@@ -22,7 +22,7 @@ struct StockKurentoServerTests {
         let server = try StockKurentoRoomServer()
         defer { server.stop() }
         let gate = BlockingGate()
-        server.publishGate.mutate { $0 = gate }
+        server.publishGate.withLock { $0 = gate }
         let alice = client("alice", url: server.url, configuration)
         try await alice.join()
 

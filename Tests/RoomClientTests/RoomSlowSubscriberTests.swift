@@ -1,5 +1,6 @@
 import JSONRPC
 import RoomClient
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -11,17 +12,17 @@ struct RoomSlowSubscriberTests {
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: RoomClientDelegate {
         let gate = BlockingGate()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func client(_ client: RoomClient, participantJoined peer: Peer) {
-            log.mutate { $0.append("joined \(peer.identifier)") }
+            log.withLock { $0.append("joined \(peer.identifier)") }
             gate.block()
         }
         func client(_ client: RoomClient, participantLeft peer: Peer) {
-            log.mutate { $0.append("left \(peer.identifier)") }
+            log.withLock { $0.append("left \(peer.identifier)") }
         }
         func client(_ client: RoomClient, didLoseEvents count: Int) {
             let resynchronized = client.peer(withIdentifier: "p10") != nil ? "p10 is in the peers" : "p10 is unknown"
-            log.mutate { $0.append("lost \(count); \(resynchronized)") }
+            log.withLock { $0.append("lost \(count); \(resynchronized)") }
         }
     }
 

@@ -10,8 +10,8 @@ import Testing
 /// Every text one client's connections sent and received, in order, for the schema witness (docs/testing.md#witnesses).
 final class WireLog: Sendable {
     enum Direction: String, Sendable { case sent, received }
-    let entries = LockedBox<[(direction: Direction, text: String)]>([])
-    func record(_ direction: Direction, _ text: String) { entries.mutate { $0.append((direction, text)) } }
+    let entries = LockedValue<[(direction: Direction, text: String)]>([])
+    func record(_ direction: Direction, _ text: String) { entries.withLock { $0.append((direction, text)) } }
 }
 
 /// A WebSocket transport whose connections copy every message into a ``WireLog``.

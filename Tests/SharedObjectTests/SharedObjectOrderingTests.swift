@@ -2,6 +2,7 @@ import JSONRPC
 import SharedObjects
 import Testing
 import TestSupport
+import SignalingSupport
 
 /// The client's ordering rules against a scripted server over an in-memory connection: updates that arrive before
 /// the connect result wait for it, old ones are ignored, and a gap makes the object re-sync.
@@ -83,18 +84,18 @@ import TestSupport
     }
 
     final class RecordingDelegate: SharedObjectDelegate {
-        let calls = LockedBox<[String]>([])
+        let calls = LockedValue<[String]>([])
         func sharedObject(_ object: SharedObject, didConnect state: SharedObjectState) {
-            calls.mutate { $0.append("connect \(state.version)") }
+            calls.withLock { $0.append("connect \(state.version)") }
         }
         func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate) {
-            calls.mutate { $0.append("update \(update.version) \(update.changedKeys.sorted())") }
+            calls.withLock { $0.append("update \(update.version) \(update.changedKeys.sorted())") }
         }
         func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?) {
-            calls.mutate { $0.append("message \(method)") }
+            calls.withLock { $0.append("message \(method)") }
         }
         func sharedObject(_ object: SharedObject, didCloseWithReason reason: String) {
-            calls.mutate { $0.append("closed \(reason)") }
+            calls.withLock { $0.append("closed \(reason)") }
         }
     }
 

@@ -4,6 +4,7 @@ import JSONRPCWebSocket
 import RoomProtocol
 import TestSupport
 import Testing
+import SignalingSupport
 
 /// Every message the Tree clients of one test sent and received, over real WebSockets, and their check against
 /// `Schemas/tree-protocol.schema.json` by the python witness (one process per test, docs/testing.md#witnesses).
@@ -16,20 +17,20 @@ final class WireRecorder: Sendable {
         var text: String
     }
 
-    private let messages = LockedBox<[Message]>([])
-    private let connections = LockedBox(0)
+    private let messages = LockedValue<[Message]>([])
+    private let connections = LockedValue(0)
 
     /// A transport to `url` whose connections record their traffic here.
     func transport(_ url: String) -> any MessageTransport {
         RecordingTransport(base: WebSocketMessageTransport(url: url), recorder: self)
     }
 
-    fileprivate func record(_ message: Message) { messages.mutate { $0.append(message) } }
+    fileprivate func record(_ message: Message) { messages.withLock { $0.append(message) } }
 
-    fileprivate func newConnection() -> Int { connections.mutate { $0 += 1; return $0 } }
+    fileprivate func newConnection() -> Int { connections.withLock { $0 += 1; return $0 } }
 
     /// The messages so far.
-    var all: [Message] { messages.value }
+    var all: [Message] { messages.withLock { $0 } }
 
     /// Checks every message against its schema definition: a request against `<method>Request`, a result
     /// against `<method>Response` (the method of its request), an error against `treeErrorResponse`, a
