@@ -288,7 +288,9 @@ let package = Package(
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, the
         // Kurento Media Server double (raw TCP and JSONSerialization; its SDP answers from PeerManager), and the Swift
         // sides of the aiortc and headless-Chromium witnesses (their scripts are in Tests/Witness).
-        .target(name: "TestSupport", dependencies: ["SignalingSupport", "PeerManager", "SDP"], swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["SignalingSupport", "JSONRPC", "PeerManager", "SDP"], swiftSettings: strict
+        ),
         .executableTarget(
             name: "kms-double",
             dependencies: ["TestSupport", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],

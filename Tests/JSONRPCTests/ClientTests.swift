@@ -152,26 +152,14 @@ import Testing
 }
 
 @Suite struct ClientConnectTests {
-    /// A transport that counts its connects and can refuse them.
-    struct CountingTransport: MessageTransport {
-        let connects = Counter()
-        let refuse: Bool
-        let server = JSONRPCServer.specificationExamples()
-        func connect() async throws -> any MessageConnection {
-            connects.increment()
-            if refuse { throw ConnectionEnd(code: 1006, reason: "connection refused") }
-            return try await LocalTransport.serving(server).connect()
-        }
-    }
-
     @Test func concurrentConnectsShareOneAttempt() async throws {
-        let transport = CountingTransport(refuse: false)
+        let transport = LocalTransport.serving(.specificationExamples())
         let client = JSONRPCClient(transport: transport)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<10 { group.addTask { try await client.connect() } }
             try await group.waitForAll()
         }
-        #expect(transport.connects.count == 1)
+        #expect(transport.attempts == 1)
         #expect(client.isConnected)
     }
 
@@ -207,7 +195,9 @@ import Testing
     }
 
     @Test func refusedConnectFailsTheCallWithTheTransportsReason() async throws {
-        let client = JSONRPCClient(transport: CountingTransport(refuse: true))
+        let transport = LocalTransport.serving(.specificationExamples())
+        transport.refusing = true
+        let client = JSONRPCClient(transport: transport)
         let end = ConnectionEnd(code: 1006, reason: "connection refused")
         await #expect(throws: RPCError.connectionClosed(end)) { try await client.call("sum", params: [1]) }
         #expect(client.connectionState == .disconnected(end))
@@ -215,9 +205,9 @@ import Testing
     }
 
     @Test func withoutAutoConnectACallOnADisconnectedClientFailsAtOnce() async throws {
-        let transport = CountingTransport(refuse: false)
+        let transport = LocalTransport.serving(.specificationExamples())
         let client = JSONRPCClient(transport: transport, configuration: .init(autoConnect: false))
         await #expect(throws: RPCError.connectionClosed(nil)) { try await client.call("sum", params: [1]) }
-        #expect(transport.connects.count == 0)
+        #expect(transport.attempts == 0)
     }
 }

@@ -1,18 +1,12 @@
 import JSONRPC
 import SharedObjects
+import SignalingSupport
 import Testing
 import TestSupport
-import SignalingSupport
 
 /// The client's ordering rules against a scripted server over an in-memory connection: updates that arrive before
 /// the connect result wait for it, old ones are ignored, and a gap makes the object re-sync.
 @Suite struct SharedObjectOrderingTests {
-    /// Hands out one prepared connection.
-    struct OneConnection: MessageTransport {
-        let connection: LocalMessageConnection
-        func connect() async throws -> any MessageConnection { connection }
-    }
-
     /// The far end of a client: reads its requests and answers as the test says.
     struct ScriptedServer {
         let far: LocalMessageConnection
@@ -46,7 +40,7 @@ import SignalingSupport
     @Test func updatesBeforeTheConnectResultApplyAfterItAndAGapResyncs() async throws {
         // Given a client whose server is a script
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
+        let rpc = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let events = object.events
@@ -102,7 +96,7 @@ import SignalingSupport
     @Test func theDelegateSeesTheEventsInOrder() async throws {
         // Given a delegate on an object of a scripted server
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
+        let rpc = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let delegate = RecordingDelegate()
