@@ -190,7 +190,7 @@ import Testing
         let bye = ConnectionEnd(code: 1000, reason: "changed my mind")
         await #expect(throws: RPCError.connectionClosed(bye)) { try await connecting.value }
         #expect(client.connectionState == .disconnected(bye))
-        let far = try #require(transport.far.value)
+        let far = try #require(transport.far.withLock { $0 })
         await #expect(throws: ConnectionEnd.self) { _ = try await withDeadline(.seconds(10), "the close") { try await far.receive() } }
     }
 

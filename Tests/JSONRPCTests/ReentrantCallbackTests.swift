@@ -109,13 +109,13 @@ import Testing
         // When the server answers the delegate's call, then sends a request
         let request = try await peer.receive()
         try await peer.send(#"{"jsonrpc":"2.0","id":\#(request["id"]!.jsonText),"result":"ok"}"#)
-        try await waitUntil("the delegate's result") { delegate.log.value.count == 2 }
+        try await waitUntil("the delegate's result") { delegate.log.withLock { $0 }.count == 2 }
         try await peer.send(#"{"jsonrpc":"2.0","method":"bye","id":"s1"}"#)
 
         // Then the delegate heard everything, its call completed and its close went through
-        try await waitUntil("the disconnect") { delegate.log.value.count == 4 }
+        try await waitUntil("the disconnect") { delegate.log.withLock { $0 }.count == 4 }
         let closed = ConnectionState.disconnected(ConnectionEnd(code: 1000, reason: "from the delegate"))
-        #expect(delegate.log.value == ["connected: connected", "result \"ok\"", "request bye", "disconnected: \(closed)"])
+        #expect(delegate.log.withLock { $0 } == ["connected: connected", "result \"ok\"", "request bye", "disconnected: \(closed)"])
     }
 
     @Test func aCompletionCanCallTheClientAndCloseIt() async throws {

@@ -48,16 +48,16 @@ import Testing
             delegate.gate.open()
 
             // Then it hears the 4,096 failures that fit and, without waiting for more traffic, that it lost 11
-            try await waitUntil("the loss report") { delegate.log.value.count == 1 + buffer + 1 }
-            let log = delegate.log.value
+            try await waitUntil("the loss report") { delegate.log.withLock { $0 }.count == 1 + buffer + 1 }
+            let log = delegate.log.withLock { $0 }
             #expect(log.first == "connect")
             #expect(log.dropFirst().prefix(buffer).allSatisfy { $0 == "fail" })
             #expect(log.last == "lost 11 while connected")
 
             // And it goes on: it hears a later request
             _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"later","id":2}"#)
-            try await waitUntil("the later request") { delegate.log.value.count == 1 + buffer + 2 }
-            #expect(delegate.log.value.last == "request later")
+            try await waitUntil("the later request") { delegate.log.withLock { $0 }.count == 1 + buffer + 2 }
+            #expect(delegate.log.withLock { $0 }.last == "request later")
         }
     }
 

@@ -82,7 +82,7 @@ struct RoomRecoveryTests {
         // Then alice's resume is refused (40007), she rejoins and republishes through the provider on her own
         try await aliceSaw.wait(for: "the rejoin") { $0 == ClientEvent.connectionStateChanged(.rejoined) }
         #expect(alice.connectionState == .rejoined)
-        try await waitUntil("the republish") { media.answered.value == [.publisher, .publisher] }
+        try await waitUntil("the republish") { media.answered.withLock { $0 } == [.publisher, .publisher] }
         // And someone joining the new server sees alice publishing
         let bob = Self.witness("bob", at: second.url)
         let peers = try await bob.join()

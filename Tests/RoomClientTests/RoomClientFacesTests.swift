@@ -35,8 +35,8 @@ struct RoomClientFacesTests {
         try await room.peer.notify("privateMessage", params: #"{"user":"bob","message":"psst"}"#)
         try await room.peer.notify("roomClosed", params: #"{"room":"room1"}"#)
 
-        try await waitUntil("four delegate calls") { delegate.calls.value.count >= 4 }
-        #expect(delegate.calls.value == ["joined bob", "published bob [webcam]", "private bob: psst", "closed room1"])
+        try await waitUntil("four delegate calls") { delegate.calls.withLock { $0 }.count >= 4 }
+        #expect(delegate.calls.withLock { $0 } == ["joined bob", "published bob [webcam]", "private bob: psst", "closed room1"])
         #expect(room.client.delegate === delegate)
     }
 

@@ -33,9 +33,9 @@ struct RoomReentrancyTests {
         try await room.peer.reply(to: message, result: "{}")
 
         // Then the delegate read the peers model and its call completed
-        try await waitUntil("the welcome") { delegate.log.value.count == 2 }
+        try await waitUntil("the welcome") { delegate.log.withLock { $0 }.count == 2 }
         #expect(message.params?["message"] == "welcome bob")
-        #expect(delegate.log.value == [#"bob joined; peers ["bob"]"#, "welcomed"])
+        #expect(delegate.log.withLock { $0 } == [#"bob joined; peers ["bob"]"#, "welcomed"])
     }
 
     @Test("a completion closure can read the client and call it, and disconnect it")

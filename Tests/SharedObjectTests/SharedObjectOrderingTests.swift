@@ -112,8 +112,8 @@ import TestSupport
         try await server.notify("sharedObject.closed", ["name": "o", "reason": "bye"])
 
         // Then the delegate heard each, in order, and the object is closed
-        try await waitUntil("the delegate's four calls") { delegate.calls.value.count == 4 }
-        #expect(delegate.calls.value == ["connect 0", #"update 1 ["x", "y"]"#, "message hi", "closed bye"])
+        try await waitUntil("the delegate's four calls") { delegate.calls.withLock { $0 }.count == 4 }
+        #expect(delegate.calls.withLock { $0 } == ["connect 0", #"update 1 ["x", "y"]"#, "message hi", "closed bye"])
         #expect(!object.isOpen)
         await rpc.close()
     }

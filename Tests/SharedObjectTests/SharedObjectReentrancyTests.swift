@@ -35,8 +35,8 @@ import TestSupport
 
         // Then bob's delegate read the object at each step and its pong reached alice
         try await waitUntil("the pong") { aliceBoard.data["pong"] == .int(ping) }
-        try await waitUntil("bob's own pong") { delegate.log.value.count == 3 }
-        #expect(delegate.log.value == ["connected at 0, open: true", #"v1: ["ping"]"#, #"v2: ["ping", "pong"]"#])
+        try await waitUntil("bob's own pong") { delegate.log.withLock { $0 }.count == 3 }
+        #expect(delegate.log.withLock { $0 } == ["connected at 0, open: true", #"v1: ["ping"]"#, #"v2: ["ping", "pong"]"#])
         await alice.close()
         await bob.close()
         await server.shutdown()

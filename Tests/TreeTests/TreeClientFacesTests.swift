@@ -45,9 +45,9 @@ struct TreeClientFacesTests {
         let answer = try await Self.completion { client.setSource(sdpOffer: offer, tree: tree, completion: $0) }.get()
         #expect(answer.hasPrefix("v=0"))
 
-        try await waitUntil("the delegate to get the source candidate") { delegate.events.value == 1 }
-        #expect(delegate.candidates.value.map(\.tree) == [tree])
-        #expect(delegate.candidates.value.map(\.endpoint) == [.source])
+        try await waitUntil("the delegate to get the source candidate") { delegate.events.withLock { $0 } == 1 }
+        #expect(delegate.candidates.withLock { $0 }.map(\.tree) == [tree])
+        #expect(delegate.candidates.withLock { $0 }.map(\.endpoint) == [.source])
         _ = await Self.completion { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in
             client.disconnect { done(.success(())) }
         }

@@ -43,9 +43,9 @@ struct TreeReentrancyTests {
         }
 
         // Then both completions ran, and the delegate's release went through
-        try await waitUntil("the release") { delegate.log.value.count == 2 && log.withLock { $0 }.count == 2 }
+        try await waitUntil("the release") { delegate.log.withLock { $0 }.count == 2 && log.withLock { $0 }.count == 2 }
         #expect(log.withLock { $0 } == ["created while connected", "source set"])
-        #expect(delegate.log.value == ["candidate for source while connected", "released"])
+        #expect(delegate.log.withLock { $0 } == ["candidate for source while connected", "released"])
         #expect(server.trees.isEmpty)
         await client.disconnect()
         await server.shutdown()
