@@ -3,6 +3,7 @@ import RoomProtocol
 import RoomServer
 import SDP
 import Testing
+import TestSupport
 
 /// The simulated backend on its own: its answers follow the answer rules, its candidates match its answers, and
 /// client candidates are checked against the endpoint's remote description.
