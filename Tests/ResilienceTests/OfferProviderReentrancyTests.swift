@@ -25,7 +25,7 @@ struct OfferProviderReentrancyTests {
             return try await media.provider.offer(endpoint)
         }, answer: { endpoint, answer in
             try await media.provider.answer(endpoint, answer)
-            try await client.value?.sendMessage("republished")
+            try await client.withLock { $0 }?.sendMessage("republished")
             log.withLock { $0.append("answered and chatted") }
         })
         let alice = RoomClient(room: Room(username: "alice", roomName: "r", url: proxy.url(path: "/room")),
