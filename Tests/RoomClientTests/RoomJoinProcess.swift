@@ -18,6 +18,6 @@ struct RoomJoinProcess {
         let peak = sampleMemory ? child.samplePeakMemory() : LockedValue(0)
         let status = try await child.exitStatus(within: timeout)
         return RoomJoinProcess(status: status, stdout: await child.remainingLines(), stderr: await child.stderr,
-                               peakMemoryKiB: peak.value)
+                               peakMemoryKiB: peak.withLock { $0 })
     }
 }
