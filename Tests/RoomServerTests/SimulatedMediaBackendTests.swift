@@ -41,7 +41,8 @@ import TestSupport
     @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
     func answersEveryCorpusOfferItAcceptsByTheRules() async throws {
         var answered = 0
-        for (index, (name, offer)) in try SDPFiles.corpusValidFileNames().map { ($0, try SDPFiles.corpusText($0)) }.enumerated() {
+        let offers = try SDPFiles.corpusValidFileNames().map { ($0, try SDPFiles.corpusText($0)) }
+        for (index, (name, offer)) in offers.enumerated() {
             let endpoint = MediaEndpointID(room: "corpus", owner: "user\(index)", endpoint: .publisher)
             // Offers without ICE credentials are refused by the remote description (W3C); the rest must be answered.
             do {
