@@ -296,7 +296,9 @@ let package = Package(
         // Test-only helpers: TLS certificates, raw TCP peers, schema validation, waiting with deadlines, the
         // Kurento Media Server double (raw TCP and JSONSerialization; its SDP answers from PeerManager), and the Swift
         // sides of the aiortc and headless-Chromium witnesses (their scripts are in Tests/Witness).
-        .target(name: "TestSupport", dependencies: ["SignalingSupport", "PeerManager", "SDP"], swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["SignalingSupport", "JSONRPC", "PeerManager", "SDP"], swiftSettings: strict
+        ),
         .executableTarget(
             name: "kms-double",
             dependencies: ["TestSupport", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -344,8 +346,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SDPTests", dependencies: ["SDP"],
-            exclude: ["Fixtures"],  // SDP text read from the test through #filePath
+            name: "SDPTests", dependencies: ["SDP", "TestSupport"],
+            exclude: ["Fixtures"],  // SDP text read in place through TestSupport's SDPFiles
             swiftSettings: strict
         ),
         .testTarget(
@@ -403,7 +405,7 @@ let package = Package(
             name: "TreeTests",
             dependencies: [
                 "TreeClient", "RoomServer", "RoomProtocol", "PeerManager", "SDP", "JSONRPC", "JSONRPCWebSocket",
-                "TestSupport",
+                "SignalingSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,8 +1,10 @@
+import SignalingSupport
+
 /// Values as they arrive (a test's view of an event stream), read one at a time in arrival order: each read waits,
 /// with a deadline, for the next one.
 public final class Arrivals<Element: Sendable>: Sendable {
-    private let arrived = LockedBox<[Element]>([])
-    private let cursor = LockedBox(0)
+    private let arrived = LockedValue<[Element]>([])
+    private let cursor = LockedValue(0)
     private let label: String
 
     /// Empty arrivals; `label` names them in a deadline error.
@@ -20,16 +22,16 @@ public final class Arrivals<Element: Sendable>: Sendable {
     }
 
     /// Adds one arrival.
-    public func append(_ element: Element) { arrived.mutate { $0.append(element) } }
+    public func append(_ element: Element) { arrived.withLock { $0.append(element) } }
 
     /// The next arrival not read yet.
     public func next() async throws -> Element {
-        let index = cursor.value
-        try await waitUntil("\(label): arrival \(index)") { self.arrived.value.count > index }
-        cursor.mutate { $0 += 1 }
-        return arrived.value[index]
+        let index = cursor.withLock { $0 }
+        try await waitUntil("\(label): arrival \(index)") { self.arrived.withLock { $0 }.count > index }
+        cursor.withLock { $0 += 1 }
+        return arrived.withLock { $0 }[index]
     }
 
     /// Everything that arrived so far.
-    public var all: [Element] { arrived.value }
+    public var all: [Element] { arrived.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import SignalingSupport
 
 /// A product of this package's build (an executable next to the test bundle) run as a child process. Its stdout
 /// arrives line by line as it is written, its stderr is kept whole; both pipes are read on threads of their own,
@@ -14,7 +15,7 @@ public final class ChildProcess: Sendable {
     private let input: FileHandle?
     private let stdoutLines: AsyncStream<String>
     private let stderrText: Task<String, Never>
-    private let stderrRead = LockedBox(Data())
+    private let stderrRead = LockedValue(Data())
     private let status: Task<Int32, Never>
 
     /// Where the build put `product`: next to the test binary.
@@ -63,9 +64,9 @@ public final class ChildProcess: Sendable {
         let errRead = stderrRead
         Thread.detachNewThread {
             while case let chunk = errHandle.availableData, !chunk.isEmpty {
-                errRead.mutate { $0.append(chunk) }
+                errRead.withLock { $0.append(chunk) }
             }
-            errContinuation.yield(String(decoding: errRead.value, as: UTF8.self))
+            errContinuation.yield(String(decoding: errRead.withLock { $0 }, as: UTF8.self))
             errContinuation.finish()
         }
         stderrText = Task { await errText.first { _ in true } ?? "" }
@@ -92,7 +93,7 @@ public final class ChildProcess: Sendable {
     public var stderr: String { get async { await stderrText.value } }
 
     /// What the process has written to stderr so far (with ``waitUntil(_:timeout:_:)``, to wait for a log line).
-    public var stderrSoFar: String { String(decoding: stderrRead.value, as: UTF8.self) }
+    public var stderrSoFar: String { String(decoding: stderrRead.withLock { $0 }, as: UTF8.self) }
 
     private var name: String { process.executableURL?.lastPathComponent ?? "the process" }
 
@@ -121,12 +122,12 @@ public final class ChildProcess: Sendable {
     /// Starts sampling the process's peak resident memory (``peakResidentMemoryKiB``) every 2 ms on a thread of its
     /// own until the process is gone; the box holds the largest value seen, in KiB. Growth in the last 2 ms before
     /// the exit can be missed, so assert generous bounds only.
-    public func samplePeakMemory() -> LockedBox<Int> {
-        let peak = LockedBox(0)
+    public func samplePeakMemory() -> LockedValue<Int> {
+        let peak = LockedValue(0)
         let pid = process.processIdentifier
         Thread.detachNewThread {
             while let kib = Self.peakResidentMemoryKiB(of: pid) {
-                peak.mutate { $0 = max($0, kib) }
+                peak.withLock { $0 = max($0, kib) }
                 usleep(2000)
             }
         }

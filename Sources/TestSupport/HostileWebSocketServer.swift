@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+public import SignalingSupport
 #endif
 
 /// A scriptable WebSocket server on 127.0.0.1 written on raw TCP, for tests of how clients survive a hostile
@@ -11,11 +12,11 @@ public final class HostileWebSocketServer: Sendable {
     private let fd: Int32
     /// The ephemeral port it listens on.
     public let port: Int
-    private let live = LockedBox<Set<Int32>>([])
+    private let live = LockedValue<Set<Int32>>([])
     /// Errors the scripts threw (a test may check it is empty).
-    public let scriptErrors = LockedBox<[String]>([])
+    public let scriptErrors = LockedValue<[String]>([])
     /// The number of connections accepted so far.
-    public let accepted = LockedBox(0)
+    public let accepted = LockedValue(0)
 
     /// Starts listening; every connection gets a handshake, then `script`. The socket is closed when the
     /// script returns.
@@ -29,17 +30,17 @@ public final class HostileWebSocketServer: Sendable {
                     if errno == EINTR { continue }
                     return  // shut down
                 }
-                accepted.mutate { $0 += 1 }
-                live.mutate { _ = $0.insert(connection) }
+                accepted.withLock { $0 += 1 }
+                live.withLock { _ = $0.insert(connection) }
                 Thread.detachNewThread {
                     let peer = HostilePeer(fd: connection)
                     do {
                         try peer.completeHandshake()
                         try script(peer)
                     } catch {
-                        errors.mutate { $0.append("\(error)") }
+                        errors.withLock { $0.append("\(error)") }
                     }
-                    live.mutate { _ = $0.remove(connection) }
+                    live.withLock { _ = $0.remove(connection) }
                     close(connection)
                 }
             }
@@ -52,7 +53,7 @@ public final class HostileWebSocketServer: Sendable {
     /// Stops listening and cuts every open connection (their scripts then fail on their next read or write).
     public func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
-        for connection in live.value { shutdown(connection, Int32(SHUT_RDWR)) }
+        for connection in (live.withLock { $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit {

@@ -205,15 +205,15 @@ extension KurentoMediaServerDouble {
     /// Runs `body` on the cooperative pool and blocks the calling thread until it returns. Only the double's own
     /// threads call it (never a task of the pool), so PeerManager's actor always has a thread to run on.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let result = LockedBox<T?>(nil)
+        let result = LockedValue<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let value = await body()
-            result.mutate { $0 = value }
+            result.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        guard let value = result.value else { preconditionFailure("the task ended without a value") }
+        guard let value = (result.withLock { $0 }) else { preconditionFailure("the task ended without a value") }
         return value
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignalingSupport
 
 /// The Room methods of ``StockKurentoRoomServer``, each as Kurento/kurento-room's `RoomJsonRpcHandler` dispatches it
 /// (`JsonRpcUserControl` → `NotificationRoomManager` → `RoomManager`/`Room`/`Participant` →
@@ -26,7 +27,7 @@ extension StockKurentoRoomServer {
 
     private func dispatch(_ method: String, _ params: [String: Any], session: String,
                           reply: (Answer) -> Void) throws -> Bool {
-        let me = state.value.sessions[session]
+        let me = state.withLock { $0 }.sessions[session]
         // `RoomManager.getParticipant`: every request but joinRoom needs the session's participant.
         let notFound = Answer.roomError(102, "No participant with id '\(session)' was found")
         switch method {
@@ -36,7 +37,7 @@ extension StockKurentoRoomServer {
             // `JsonRpcUserControl.leaveRoom`: without a room it evicts "by the admin method", whose RoomException is
             // only logged: no reply at all.
             guard let user = me?.user, let room = me?.room else { return false }
-            state.mutate { $0.sessions[session] = Session(connection: me?.connection) }
+            state.withLock { $0.sessions[session] = Session(connection: me?.connection) }
             // `DefaultNotificationRoomHandler.onParticipantLeft`: the others are told first, then the reply.
             notify(room, except: session, "participantLeft", ["name": user])
             reply(.result([String: Any]()))
@@ -46,8 +47,8 @@ extension StockKurentoRoomServer {
             let offer = try string("sdpOffer", params)
             _ = try boolean("doLoopback", params)
             guard let user = me?.user, let room = me?.room else { reply(notFound); break }
-            publishGate.value?.block()
-            state.mutate { $0.sessions[session]?.publishing = true }
+            publishGate.withLock { $0 }?.block()
+            state.withLock { $0.sessions[session]?.publishing = true }
             // `DefaultNotificationRoomHandler.onPublishMedia`: the reply first, then the others.
             reply(.result(["sdpAnswer": offer]))
             notify(room, except: session, "participantPublished", ["id": user, "streams": [["id": "webcam"]]])
@@ -58,7 +59,7 @@ extension StockKurentoRoomServer {
                 reply(.roomError(105, "Participant '\(user)' is not streaming media"))
                 break
             }
-            state.mutate { $0.sessions[session]?.publishing = false }
+            state.withLock { $0.sessions[session]?.publishing = false }
             // `DefaultNotificationRoomHandler.onUnpublishMedia`: the reply first, then the others.
             reply(.result([String: Any]()))
             notify(room, except: session, "participantUnpublished", ["name": user])
@@ -76,7 +77,7 @@ extension StockKurentoRoomServer {
                 break
             }
             guard sender != user else { reply(.roomError(105, "Can loopback only when publishing media")); break }
-            state.mutate { _ = $0.sessions[session]?.receiving.insert(sender) }
+            state.withLock { _ = $0.sessions[session]?.receiving.insert(sender) }
             reply(.result(["sdpAnswer": offer]))
         case "unsubscribeFromVideo":
             let sender = try senderName(params)
@@ -87,7 +88,7 @@ extension StockKurentoRoomServer {
                 reply(.roomError(102, "User \(sender) not found in room \(room)"))
                 break
             }
-            state.mutate { _ = $0.sessions[session]?.receiving.remove(sender) }
+            state.withLock { _ = $0.sessions[session]?.receiving.remove(sender) }
             reply(.result([String: Any]()))
         case "onIceCandidate":
             // `JsonRpcUserControl.onIceCandidate` reads all four params first.
@@ -135,7 +136,7 @@ extension StockKurentoRoomServer {
         guard existing[user] == nil else {
             return reply(.roomError(104, "User '\(user)' already exists in room '\(room)'"))
         }
-        state.mutate { $0.sessions[session]?.user = user; $0.sessions[session]?.room = room }
+        state.withLock { $0.sessions[session]?.user = user; $0.sessions[session]?.room = room }
         // Each existing participant is told while the list is built, and the reply goes last.
         notify(room, except: session, "participantJoined", ["id": user])
         reply(.result(existing.sorted { $0.key < $1.key }.map { name, publishing -> [String: Any] in

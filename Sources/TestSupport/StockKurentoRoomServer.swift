@@ -1,5 +1,5 @@
 import Foundation
-import SignalingSupport
+public import SignalingSupport
 
 /// A minimal Room server that behaves as a stock Kurento Room server does, written on raw TCP and
 /// `JSONSerialization` (none of our own stack): the oracle of every "against stock Kurento" test
@@ -46,50 +46,50 @@ public final class StockKurentoRoomServer: Sendable {
         case noReply
     }
 
-    let state = LockedBox(State())
+    let state = LockedValue(State())
     /// Serializes frame writes: notifications go out from other connections' threads.
     private let writeLock = NSLock()
     /// The requests received, by method, counted as they arrive and each run (a re-sent id counts and runs again);
     /// `ping` and `connect` are not counted.
-    public let runs = LockedBox<[String: Int]>([:])
+    public let runs = LockedValue<[String: Int]>([:])
     /// When set, `publishVideo` blocks its connection's thread on it before answering (a slow media server).
-    public let publishGate = LockedBox<BlockingGate?>(nil)
-    private let listener = LockedBox<HostileWebSocketServer?>(nil)
+    public let publishGate = LockedValue<BlockingGate?>(nil)
+    private let listener = LockedValue<HostileWebSocketServer?>(nil)
 
     /// Starts listening on 127.0.0.1 on an ephemeral port.
     public init() throws {
         let server = try HostileWebSocketServer { [weak self] peer in try self?.serve(peer) }
-        listener.mutate { $0 = server }
+        listener.withLock { $0 = server }
     }
 
     /// `ws://127.0.0.1:<port>/room`.
-    public var url: String { listener.value?.url("/room") ?? "" }
+    public var url: String { listener.withLock { $0 }?.url("/room") ?? "" }
     /// The listening port.
-    public var port: Int { listener.value?.port ?? 0 }
+    public var port: Int { listener.withLock { $0 }?.port ?? 0 }
 
     /// Stops listening and cuts every connection.
-    public func stop() { listener.value?.stop() }
+    public func stop() { listener.withLock { $0 }?.stop() }
 
     /// The users in `room`, sorted, with whether each publishes.
     public func members(of room: String) -> [String: Bool] {
         var members: [String: Bool] = [:]
-        for session in state.value.sessions.values where session.room == room {
+        for session in (state.withLock { $0 }).sessions.values where session.room == room {
             if let user = session.user { members[user] = session.publishing }
         }
         return members
     }
 
     private func serve(_ peer: HostilePeer) throws {
-        let connection = state.mutate { s -> Int in
+        let connection = state.withLock { s -> Int in
             s.nextConnection += 1
             s.peers[s.nextConnection] = peer
             return s.nextConnection
         }
         var sessionID = UUID().uuidString
-        state.mutate { $0.sessions[sessionID] = Session(connection: connection) }
+        state.withLock { $0.sessions[sessionID] = Session(connection: connection) }
         defer {
             // The session outlives its connection (it may be resumed); what is sent to it meanwhile is lost.
-            state.mutate { s in
+            state.withLock { s in
                 s.peers[connection] = nil
                 if s.sessions[sessionID]?.connection == connection { s.sessions[sessionID]?.connection = nil }
             }
@@ -118,7 +118,7 @@ public final class StockKurentoRoomServer: Sendable {
             default:
                 break
             }
-            runs.mutate { $0[method, default: 0] += 1 }
+            runs.withLock { $0[method, default: 0] += 1 }
             let session = sessionID
             // A media server works on a publication while the session's other requests go on (a slow one can then be
             // retried while it runs).
@@ -128,7 +128,7 @@ public final class StockKurentoRoomServer: Sendable {
             } else if handle(text, session: session, on: peer) {
                 // Kurento/kurento-room `DefaultNotificationRoomHandler.onParticipantLeft` ends with
                 // `JsonRpcNotificationService.closeSession`: the socket closes after leaveRoom, the session with it.
-                state.mutate { $0.sessions[session] = nil }
+                state.withLock { $0.sessions[session] = nil }
                 return
             }
         }
@@ -156,7 +156,7 @@ public final class StockKurentoRoomServer: Sendable {
             try send(peer, ["jsonrpc": "2.0", "id": id ?? NSNull(), "result": ["value": "OK", "sessionId": session]])
             return session
         }
-        let known = state.mutate { s -> Bool in
+        let known = state.withLock { s -> Bool in
             guard s.sessions[wanted] != nil else { return false }
             if wanted != session { s.sessions[session] = nil }
             s.sessions[wanted]?.connection = connection
@@ -201,7 +201,7 @@ public final class StockKurentoRoomServer: Sendable {
 
     /// Sends `method` to every connected session in `room` but `except`; a session without a connection misses it.
     func notify(_ room: String, except: String?, _ method: String, _ params: [String: Any]) {
-        let targets = state.mutate { s in
+        let targets = state.withLock { s in
             s.sessions.filter { $0.key != except && $0.value.room == room }.compactMap { $0.value.connection }
                 .compactMap { s.peers[$0] }
         }

@@ -57,12 +57,12 @@ struct ClusterRedisFaultTests {
                                               limits: limits, proxied: true)
         let members = try await Self.members(["alice", "ann", "bob", "ben"], on: [0, 0, 1, 1], of: cluster)
         let bulk = String(repeating: "x", count: 60_000)
-        let sent = LockedBox<[Int: ContinuousClock.Instant]>([:])
-        let latencies = LockedBox<[Duration]>([])
+        let sent = LockedValue<[Int: ContinuousClock.Instant]>([:])
+        let latencies = LockedValue<[Duration]>([])
         let (alice, ann, bob) = (members["alice"]!, members["ann"]!, members["bob"]!)
         // (ann reads every event: each "p<n>" probe from alice is timed; the others' events are read and dropped,
         // so that no test client holds the chat in memory)
-        let anyLeft = LockedBox(false)
+        let anyLeft = LockedValue(false)
         let drains = ["alice", "bob", "ben"].map { name in
             Task { while !Task.isCancelled { _ = try? await members[name]!.next() } }
         }
@@ -71,8 +71,8 @@ struct ClusterRedisFaultTests {
                 guard let event = try? await ann.next() else { continue }
                 switch event {
                 case .message(let text, from: "alice") where text.hasPrefix("p"):
-                    if let n = Int(text.dropFirst()), let at = sent.value[n] { latencies.mutate { $0.append(.now - at) } }
-                case .participantLeft: anyLeft.mutate { $0 = true }
+                    if let n = Int(text.dropFirst()), let at = (sent.withLock { $0 })[n] { latencies.withLock { $0.append(.now - at) } }
+                case .participantLeft: anyLeft.withLock { $0 = true }
                 default: break
                 }
             }
@@ -92,7 +92,7 @@ struct ClusterRedisFaultTests {
         let load = Task {
             var n = 0
             while ContinuousClock.now - start < .seconds(15) {
-                sent.mutate { $0[n] = .now }
+                sent.withLock { $0[n] = .now }
                 try? await alice.client.sendMessage("p\(n)")
                 if n % 2 == 0 {
                     try? await alice.client.sendMessage(bulk)
@@ -121,7 +121,7 @@ struct ClusterRedisFaultTests {
         await load.value
 
         // And chat between members of one node went on (p99 under 100 ms)
-        let sorted = latencies.value.sorted()
+        let sorted = latencies.withLock { $0 }.sorted()
         let p99 = sorted.isEmpty ? Duration.seconds(1000) : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
         #expect(sorted.count > 250 / deadlineScale, "\(sorted.count) probes arrived")
         #expect(p99 < .milliseconds(100) * deadlineScale, "same-node chat p99 \(p99)")
@@ -138,7 +138,7 @@ struct ClusterRedisFaultTests {
         try await waitUntil("Redis to list the four members only", timeout: .seconds(10), asyncCondition: {
             (try? await Self.claims(cluster.redis)) == ["alice": "node0", "ann": "node0", "bob": "node1", "ben": "node1"]
         })
-        #expect(anyLeft.value == false, "ann was told that someone left")
+        #expect(anyLeft.withLock { $0 } == false, "ann was told that someone left")
 
         // And a name whose join failed during the hole joins once the node is back
         let again = Member("late6n0", at: cluster.nodes[1])

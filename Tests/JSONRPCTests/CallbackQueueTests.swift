@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -9,41 +10,41 @@ import Testing
     @Test func workQueuedByACallbackRunsAfterItNotInsideIt() {
         // Given an idle queue
         let queue = CallbackQueue()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
 
         // When a callback queues more work
         queue.run {
-            log.mutate { $0.append("outer starts") }
-            queue.run { log.mutate { $0.append("inner") } }
-            log.mutate { $0.append("outer ends") }
+            log.withLock { $0.append("outer starts") }
+            queue.run { log.withLock { $0.append("inner") } }
+            log.withLock { $0.append("outer ends") }
         }
 
         // Then that work ran once the callback returned, before run returned
-        #expect(log.value == ["outer starts", "outer ends", "inner"])
+        #expect(log.withLock { $0 } == ["outer starts", "outer ends", "inner"])
     }
 
     @Test func workFromOtherThreadsWaitsForTheRunningCallbackAndKeepsItsOrder() async throws {
         // Given a queue whose callback is busy on another thread
         let queue = CallbackQueue()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         let gate = BlockingGate()
         Thread.detachNewThread {
             queue.run {
                 gate.block()
-                log.mutate { $0.append("first") }
+                log.withLock { $0.append("first") }
             }
         }
         try await waitUntil("the first callback to be busy") { gate.isBlocking }
 
         // When this thread queues a callback, and a task performs another and waits for it
-        queue.run { log.mutate { $0.append("second") } }
-        let ranBeforeTheFirstEnded = log.value
-        let third = Task { await queue.perform { log.mutate { $0.append("third") } } }
+        queue.run { log.withLock { $0.append("second") } }
+        let ranBeforeTheFirstEnded = log.withLock { $0 }
+        let third = Task { await queue.perform { log.withLock { $0.append("third") } } }
         gate.open()
         try await withDeadline(.seconds(10), "the third callback") { await third.value }
 
         // Then nothing ran beside the busy callback, and everything ran in order, by then
         #expect(ranBeforeTheFirstEnded.isEmpty)
-        #expect(log.value == ["first", "second", "third"])
+        #expect(log.withLock { $0 } == ["first", "second", "third"])
     }
 }

@@ -152,37 +152,25 @@ import Testing
 }
 
 @Suite struct ClientConnectTests {
-    /// A transport that counts its connects and can refuse them.
-    struct CountingTransport: MessageTransport {
-        let connects = Counter()
-        let refuse: Bool
-        let server = JSONRPCServer.specificationExamples()
-        func connect() async throws -> any MessageConnection {
-            connects.increment()
-            if refuse { throw ConnectionEnd(code: 1006, reason: "connection refused") }
-            return try await LocalTransport.serving(server).connect()
-        }
-    }
-
     @Test func concurrentConnectsShareOneAttempt() async throws {
-        let transport = CountingTransport(refuse: false)
+        let transport = LocalTransport.serving(.specificationExamples())
         let client = JSONRPCClient(transport: transport)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<10 { group.addTask { try await client.connect() } }
             try await group.waitForAll()
         }
-        #expect(transport.connects.count == 1)
+        #expect(transport.attempts == 1)
         #expect(client.isConnected)
     }
 
     /// A transport whose connect waits for `gate`, then hands out one end of an in-memory pair.
     struct GatedTransport: MessageTransport {
         let gate = Gate()
-        let far = LockedBox<LocalMessageConnection?>(nil)
+        let far = LockedValue<LocalMessageConnection?>(nil)
         func connect() async throws -> any MessageConnection {
             await gate.wait()
             let (near, far) = LocalMessageConnection.pair()
-            self.far.mutate { $0 = far }
+            self.far.withLock { $0 = far }
             return near
         }
     }
@@ -202,12 +190,14 @@ import Testing
         let bye = ConnectionEnd(code: 1000, reason: "changed my mind")
         await #expect(throws: RPCError.connectionClosed(bye)) { try await connecting.value }
         #expect(client.connectionState == .disconnected(bye))
-        let far = try #require(transport.far.value)
+        let far = try #require(transport.far.withLock { $0 })
         await #expect(throws: ConnectionEnd.self) { _ = try await withDeadline(.seconds(10), "the close") { try await far.receive() } }
     }
 
     @Test func refusedConnectFailsTheCallWithTheTransportsReason() async throws {
-        let client = JSONRPCClient(transport: CountingTransport(refuse: true))
+        let transport = LocalTransport.serving(.specificationExamples())
+        transport.refusing = true
+        let client = JSONRPCClient(transport: transport)
         let end = ConnectionEnd(code: 1006, reason: "connection refused")
         await #expect(throws: RPCError.connectionClosed(end)) { try await client.call("sum", params: [1]) }
         #expect(client.connectionState == .disconnected(end))
@@ -215,9 +205,9 @@ import Testing
     }
 
     @Test func withoutAutoConnectACallOnADisconnectedClientFailsAtOnce() async throws {
-        let transport = CountingTransport(refuse: false)
+        let transport = LocalTransport.serving(.specificationExamples())
         let client = JSONRPCClient(transport: transport, configuration: .init(autoConnect: false))
         await #expect(throws: RPCError.connectionClosed(nil)) { try await client.call("sum", params: [1]) }
-        #expect(transport.connects.count == 0)
+        #expect(transport.attempts == 0)
     }
 }

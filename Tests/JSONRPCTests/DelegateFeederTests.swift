@@ -11,8 +11,8 @@ import Testing
     }
 
     final class Recorder: NumberDelegate {
-        let numbers = LockedBox<[Int]>([])
-        func got(_ number: Int) { numbers.mutate { $0.append(number) } }
+        let numbers = LockedValue<[Int]>([])
+        func got(_ number: Int) { numbers.withLock { $0.append(number) } }
     }
 
     /// The client the delegate belongs to; alive for the whole suite.
@@ -33,18 +33,18 @@ import Testing
         let first = Recorder()
         Self.feed(first, into: feeder, from: events)
         events.publish(1)
-        try await waitUntil("the first delegate hears 1") { first.numbers.value == [1] }
+        try await waitUntil("the first delegate hears 1") { first.numbers.withLock { $0 } == [1] }
 
         // When another delegate replaces it, and then none
         let second = Recorder()
         Self.feed(second, into: feeder, from: events)
         events.publish(2)
-        try await waitUntil("the second delegate hears 2") { second.numbers.value == [2] }
+        try await waitUntil("the second delegate hears 2") { second.numbers.withLock { $0 } == [2] }
         Self.feed(nil, into: feeder, from: events)
 
         // Then the first heard only what came before, and no subscription is left behind
         try await waitUntil("every feed to unsubscribe") { events.subscriberCount == 0 }
-        #expect(first.numbers.value == [1])
+        #expect(first.numbers.withLock { $0 } == [1])
         #expect(feeder.delegate == nil)
     }
 }

@@ -25,9 +25,9 @@ import Testing
         // keeps the connection it was called on
         let server = JSONRPCServer(configuration: .init(conventions: .plain, maxInFlightPerConnection: 2))
         let gate = Gate(), running = Concurrency()
-        let served = LockedBox<WebSocketConnection?>(nil)
+        let served = LockedValue<WebSocketConnection?>(nil)
         server.register("hang") { _, context in
-            served.mutate { $0 = $0 ?? (context.session.connection as? WebSocketMessageConnection)?.webSocket }
+            served.withLock { $0 = $0 ?? (context.session.connection as? WebSocketMessageConnection)?.webSocket }
             running.enter()
             await gate.wait()
             running.leave()
@@ -43,7 +43,7 @@ import Testing
 
             // Then 2 handlers run, and the server stops reading the socket instead of queueing more work
             try await waitUntil("2 handlers to run") { running.started == 2 }
-            let socket = try #require(served.value)
+            let socket = try #require(served.withLock { $0 })
             try await waitUntil("the server to pause reading") { socket.inboundFlow.isReadingPaused }
             #expect(running.started == 2)
 
@@ -127,8 +127,8 @@ import Testing
             await gate.wait()
             return "late"
         }
-        let ended = LockedBox<[String]>([])
-        server.whenSessionEnds { session in ended.mutate { $0.append(session.id) } }
+        let ended = LockedValue<[String]>([])
+        server.whenSessionEnds { session in ended.withLock { $0.append(session.id) } }
         let (near, far) = LocalMessageConnection.pair()
         Task { await server.serve(far) }
         let peer = RawPeer(connection: near)
@@ -145,7 +145,7 @@ import Testing
         try await waitUntil("the window's timer") { clock.pendingTimers == 1 }
         clock.advance(by: .seconds(5))
         #expect(server.session(id: sid) == nil)
-        try await waitUntil("the end handler (it runs off the receive path)") { ended.value == [sid] }
+        try await waitUntil("the end handler (it runs off the receive path)") { ended.withLock { $0 } == [sid] }
         gate.open()
     }
 }

@@ -13,11 +13,11 @@ import Testing
         // Given a server whose `block` handler (default placement) blocks its thread until released (at most 10 s)
         let server = JSONRPCServer(configuration: .init(conventions: .plain))
         let release = DispatchSemaphore(value: 0)
-        let blocking = Counter(), unblocked = LockedBox(false)
+        let blocking = Counter(), unblocked = LockedValue(false)
         server.register("block") { _, _ in
             blocking.increment()
             let released = release.wait(timeout: .now() + 10) == .success
-            unblocked.mutate { $0 = true }
+            unblocked.withLock { $0 = true }
             return .bool(released)
         }
         server.registerSpecificationExamples()
@@ -37,7 +37,7 @@ import Testing
             }
 
             // Then they were all answered before the blocked handler was released, which then answers too
-            #expect(!unblocked.value)
+            #expect(!unblocked.withLock { $0 })
             release.signal()
             #expect(try await blocked.value == .bool(true))
             await stuck.close()

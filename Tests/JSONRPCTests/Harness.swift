@@ -2,28 +2,6 @@ import JSONRPC
 import SignalingSupport
 import TestSupport
 
-/// A transport whose connections are in-memory pairs; the far end of each goes to `accept`.
-struct LocalTransport: MessageTransport {
-    let accept: @Sendable (LocalMessageConnection) -> Void
-
-    func connect() async throws -> any MessageConnection {
-        let (near, far) = LocalMessageConnection.pair()
-        accept(far)
-        return near
-    }
-
-    /// Every connection is served by `server`.
-    static func serving(_ server: JSONRPCServer) -> LocalTransport {
-        LocalTransport { far in Task { await server.serve(far) } }
-    }
-}
-
-/// A transport that hands out one pre-made connection: the client talks to a scripted raw peer.
-struct FixedTransport: MessageTransport {
-    let connection: LocalMessageConnection
-    func connect() async throws -> any MessageConnection { connection }
-}
-
 /// A raw peer speaking JSON text, with a deadline on every receive.
 struct RawPeer: Sendable {
     let connection: any MessageConnection

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import JSONRPCWebSocket
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -54,14 +55,14 @@ import Testing
         }
         let client = client(of: server)
         // When two calls are made through the completion face
-        let completions = LockedBox<[String]>([])
+        let completions = LockedValue<[String]>([])
         for method in ["first", "second"] {
-            client.call(method) { result in completions.mutate { $0.append((try? result.get())?["value"]?.stringValue ?? "error") } }
-            try await waitUntil("\(method) completed") { completions.value.contains(method) }
+            client.call(method) { result in completions.withLock { $0.append((try? result.get())?["value"]?.stringValue ?? "error") } }
+            try await waitUntil("\(method) completed") { completions.withLock { $0 }.contains(method) }
         }
         // Then each completed once, and a marker call after them still gets its own answer
         #expect(try await outcome(client, "marker") == .success(["value": "marker"]))
-        #expect(completions.value == ["first", "second"])
+        #expect(completions.withLock { $0 } == ["first", "second"])
     }
 
     @Test(arguments: [
@@ -203,23 +204,23 @@ import Testing
             await withTaskCancellationHandler { await counted.value } onCancel: { counted.cancel() }
         }
         #expect(seen > 0)
-        let idleCount = LockedBox(0)
+        let idleCount = LockedValue(0)
         await #expect(throws: BroadcastOverflow.self) {
             try await withDeadline(.seconds(10), "the idle subscriber to be ended") {
-                for try await _ in idle { idleCount.mutate { $0 += 1 } }
+                for try await _ in idle { idleCount.withLock { $0 += 1 } }
             }
         }
-        #expect(idleCount.value <= client.configuration.notificationBufferLimit)
+        #expect(idleCount.withLock { $0 } <= client.configuration.notificationBufferLimit)
     }
 
     @Test func serverRequestsGetAResponseWithTheSameId() async throws {
         // Given a server that sends two requests of its own before answering the client's call
-        let replies = LockedBox<[String]>([])
+        let replies = LockedValue<[String]>([])
         let server = try HostileWebSocketServer { peer in
             let message = try peer.nextMessage()
             try peer.sendText(#"{"jsonrpc":"2.0","id":"s-1","method":"nobodyHandlesThis"}"#)
             try peer.sendText(#"{"jsonrpc":"2.0","id":77,"method":"whoAreYou","params":{}}"#)
-            for _ in 0..<2 { replies.mutate { $0.append((try? peer.nextMessage().text) ?? "") } }
+            for _ in 0..<2 { replies.withLock { $0.append((try? peer.nextMessage().text) ?? "") } }
             try Self.answer(peer, message)
             _ = peer.waitForClose()
         }
@@ -227,7 +228,7 @@ import Testing
         client.handle("whoAreYou") { _ in "a client" }
         // Then the unknown method gets -32601 and the handled one its result, each under its own id
         #expect(try await outcome(client, "call") == .success(["value": "call"]))
-        let parsed = try replies.value.map { try JSONValue(parsing: $0) }
+        let parsed = try replies.withLock { $0 }.map { try JSONValue(parsing: $0) }
         let unknown = try #require(parsed.first { $0["id"] == "s-1" })
         #expect(unknown["error"]?["code"] == -32601)
         let handled = try #require(parsed.first { $0["id"] == 77 })

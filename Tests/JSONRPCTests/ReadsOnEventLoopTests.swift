@@ -25,16 +25,16 @@ import Testing
         try await withListener(server()) { listener in
             // Given a client that reads on the event loop, with an observer that records where it ran
             let client = JSONRPCClient(url: listener.url, configuration: .init(readsOnEventLoop: true))
-            let seen = LockedBox<[Int]>([]), onLoop = Counter()
+            let seen = LockedValue<[Int]>([]), onLoop = Counter()
             client.observeNotifications { note in
                 if Self.executor.isCurrent { onLoop.increment() }
-                seen.mutate { $0.append(note.params?[0]?.intValue ?? -1) }
+                seen.withLock { $0.append(note.params?[0]?.intValue ?? -1) }
             }
 
             // When calls answered after notifications are applied in wire order, from a caller on the loop too
             for round in 1...20 {
                 let (applied, observed, applyOnLoop) = try await client.call("tell", params: [.int(round)]) { result in
-                    (result.intValue ?? -1, seen.value.count, Self.executor.isCurrent)
+                    (result.intValue ?? -1, seen.withLock { $0 }.count, Self.executor.isCurrent)
                 }
                 #expect(applied == round)
                 #expect(observed == (1...round).reduce(0, +), "apply saw every earlier notification")
@@ -47,7 +47,7 @@ import Testing
             // Then observers never ran on the service thread, and nothing was lost
             #expect(echoed == ["on the loop"])
             #expect(onLoop.count == 0)
-            #expect(seen.value == (1...20).flatMap { Array(0..<$0) })
+            #expect(seen.withLock { $0 } == (1...20).flatMap { Array(0..<$0) })
             await client.close()
         }
     }

@@ -1,4 +1,5 @@
 import JSONRPC
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -20,10 +21,10 @@ import Testing
     @Test func aStateObserverCanReadTheStateAndCloseTheClient() async throws {
         // Given a state observer that, once connected, reads the state and closes the client
         let (client, _) = Self.clientAndPeer()
-        let seen = LockedBox<[String]>([])
+        let seen = LockedValue<[String]>([])
         client.observeConnectionStates { [weak client] state in
             guard let client else { return }
-            seen.mutate { $0.append("\(state) (reads \(client.connectionState), \(client.isConnected))") }
+            seen.withLock { $0.append("\(state) (reads \(client.connectionState), \(client.isConnected))") }
             if state == .connected { Task { await client.close(code: 1000, reason: "from the observer") } }
         }
 
@@ -32,22 +33,22 @@ import Testing
 
         // Then the observer saw each state while reading the client, and its close went through
         let closed = ConnectionState.disconnected(ConnectionEnd(code: 1000, reason: "from the observer"))
-        try await waitUntil("the close") { seen.value.count == 3 }
+        try await waitUntil("the close") { seen.withLock { $0 }.count == 3 }
         // (an observer may read a state newer than the one it is given: the connection may open before the
         // `connecting` callback runs, docs/architecture.md#callbacks)
-        let first = seen.value.first
+        let first = seen.withLock { $0 }.first
         #expect(first == "connecting (reads connecting, false)" || first == "connecting (reads connected, true)")
-        #expect(seen.value.dropFirst() == ["connected (reads connected, true)", "\(closed) (reads \(closed), false)"])
+        #expect(seen.withLock { $0 }.dropFirst() == ["connected (reads connected, true)", "\(closed) (reads \(closed), false)"])
     }
 
     @Test func aNotificationObserverCanCallTheClient() async throws {
         // Given a notification observer that reads the client and calls it back through the completion face
         let (client, peer) = Self.clientAndPeer()
-        let answers = LockedBox<[String]>([])
+        let answers = LockedValue<[String]>([])
         client.observeNotifications { [weak client] notification in
             guard let client, notification.method == "ask" else { return }
-            answers.mutate { $0.append("asked while \(client.connectionState), \(client.pendingRequestIDs.count) pending") }
-            client.call("answer") { result in answers.mutate { $0.append("answered \(Self.text(result))") } }
+            answers.withLock { $0.append("asked while \(client.connectionState), \(client.pendingRequestIDs.count) pending") }
+            client.call("answer") { result in answers.withLock { $0.append("answered \(Self.text(result))") } }
         }
         try await client.connect()
 
@@ -57,9 +58,9 @@ import Testing
         try await peer.send(#"{"jsonrpc":"2.0","id":\#(request["id"]!.jsonText),"result":42}"#)
 
         // Then the observer ran and its call completed
-        try await waitUntil("the answer") { answers.value.count == 2 }
+        try await waitUntil("the answer") { answers.withLock { $0 }.count == 2 }
         #expect(request["method"] == "answer")
-        #expect(answers.value == ["asked while connected, 0 pending", "answered 42"])
+        #expect(answers.withLock { $0 } == ["asked while connected, 0 pending", "answered 42"])
         await client.close()
     }
 
@@ -86,16 +87,16 @@ import Testing
 
     /// A delegate that calls the client back from its callbacks.
     final class CallingDelegate: JSONRPCClientDelegate {
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func clientDidConnect(_ client: JSONRPCClient) {
-            log.mutate { $0.append("connected: \(client.connectionState)") }
-            client.call("fromDelegate") { [log] result in log.mutate { $0.append("result \(ReentrantCallbackTests.text(result))") } }
+            log.withLock { $0.append("connected: \(client.connectionState)") }
+            client.call("fromDelegate") { [log] result in log.withLock { $0.append("result \(ReentrantCallbackTests.text(result))") } }
         }
         func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest) {
-            log.mutate { $0.append("request \(request.method)") }
+            log.withLock { $0.append("request \(request.method)") }
             Task { await client.close(code: 1000, reason: "from the delegate") }
         }
-        func clientDidDisconnect(_ client: JSONRPCClient) { log.mutate { $0.append("disconnected: \(client.connectionState)") } }
+        func clientDidDisconnect(_ client: JSONRPCClient) { log.withLock { $0.append("disconnected: \(client.connectionState)") } }
     }
 
     @Test func aDelegateCanCallTheClientAndCloseIt() async throws {
@@ -108,24 +109,24 @@ import Testing
         // When the server answers the delegate's call, then sends a request
         let request = try await peer.receive()
         try await peer.send(#"{"jsonrpc":"2.0","id":\#(request["id"]!.jsonText),"result":"ok"}"#)
-        try await waitUntil("the delegate's result") { delegate.log.value.count == 2 }
+        try await waitUntil("the delegate's result") { delegate.log.withLock { $0 }.count == 2 }
         try await peer.send(#"{"jsonrpc":"2.0","method":"bye","id":"s1"}"#)
 
         // Then the delegate heard everything, its call completed and its close went through
-        try await waitUntil("the disconnect") { delegate.log.value.count == 4 }
+        try await waitUntil("the disconnect") { delegate.log.withLock { $0 }.count == 4 }
         let closed = ConnectionState.disconnected(ConnectionEnd(code: 1000, reason: "from the delegate"))
-        #expect(delegate.log.value == ["connected: connected", "result \"ok\"", "request bye", "disconnected: \(closed)"])
+        #expect(delegate.log.withLock { $0 } == ["connected: connected", "result \"ok\"", "request bye", "disconnected: \(closed)"])
     }
 
     @Test func aCompletionCanCallTheClientAndCloseIt() async throws {
         // Given a completion that makes another call, whose completion closes the client
         let (client, peer) = Self.clientAndPeer()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         client.call("first") { [weak client] first in
-            log.mutate { $0.append("first \(Self.text(first))") }
+            log.withLock { $0.append("first \(Self.text(first))") }
             guard let client else { return }
             client.call("second") { second in
-                log.mutate { $0.append("second \(Self.text(second))") }
+                log.withLock { $0.append("second \(Self.text(second))") }
                 Task { await client.close() }
             }
         }
@@ -138,7 +139,7 @@ import Testing
 
         // Then both completed and the client closed
         try await waitUntil("the close") { client.connectionState == .disconnected(ConnectionEnd(code: 1000, reason: "")) }
-        #expect(log.value == [#"first "first""#, #"second "second""#])
+        #expect(log.withLock { $0 } == [#"first "first""#, #"second "second""#])
     }
 
     @Test func aServerRequestHandlerCanCallTheClient() async throws {

@@ -29,21 +29,21 @@ import TestSupport
         // Given a session (window 5 s), and a hook that re-binds it to another connection (a resume's `attach`) at
         // the moment its dropped connection's expiry timer is being armed
         let resumer = LocalMessageConnection.pair().1
-        let session = LockedBox<ServerSession?>(nil)
+        let session = LockedValue<ServerSession?>(nil)
         let resumed = Counter()
         let clock = HookedClock(delay: .seconds(5)) {
-            _ = session.value?.attach(ConnectionBinding(resumer), received: nil)
+            _ = session.withLock { $0 }?.attach(ConnectionBinding(resumer), received: nil)
             resumed.increment()
         }
         let server = JSONRPCServer(configuration: .init(reconnectionWindow: .seconds(5), clock: clock, handlerTimeout: nil))
-        let ended = LockedBox<[String]>([])
-        server.whenSessionEnds { session in ended.mutate { $0.append(session.id) } }
+        let ended = LockedValue<[String]>([])
+        server.whenSessionEnds { session in ended.withLock { $0.append(session.id) } }
         let (near, far) = LocalMessageConnection.pair()
         let serving = Task { await server.serve(far) }
         let peer = RawPeer(connection: near)
         let connected = try await peer.exchange(#"{"jsonrpc":"2.0","method":"connect","id":0}"#)
         let sid = try #require(connected["result"]?["sessionId"]?.stringValue)
-        session.mutate { $0 = server.session(id: sid) }
+        session.withLock { $0 = server.session(id: sid) }
 
         // When its connection drops (the resume lands between the unbind and the arming of the expiry), and the
         // window passes
@@ -54,6 +54,6 @@ import TestSupport
 
         // Then the resumed session is alive and bound, and never ended
         #expect(server.session(id: sid)?.isConnected == true)
-        #expect(ended.value.isEmpty)
+        #expect(ended.withLock { $0 }.isEmpty)
     }
 }

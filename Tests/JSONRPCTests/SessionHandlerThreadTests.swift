@@ -18,15 +18,15 @@ import Testing
         let clock = ManualClock()
         let server = JSONRPCServer(configuration: .init(reconnectionWindow: .seconds(5), clock: clock))
         let executor = WebSocketEventLoop.shared.executor
-        let calls = LockedBox<[Call]>([])
+        let calls = LockedValue<[Call]>([])
         server.whenSessionEnds { session in
-            calls.mutate { $0.append(Call(event: "ended", session: session.id, onServiceThread: executor.isCurrent)) }
+            calls.withLock { $0.append(Call(event: "ended", session: session.id, onServiceThread: executor.isCurrent)) }
         }
         server.whenSessionResumes { session in
-            calls.mutate { $0.append(Call(event: "resumed", session: session.id, onServiceThread: executor.isCurrent)) }
+            calls.withLock { $0.append(Call(event: "resumed", session: session.id, onServiceThread: executor.isCurrent)) }
         }
         @Sendable func called(_ event: String, _ session: String) -> Bool {
-            calls.value.contains { $0.event == event && $0.session == session }
+            calls.withLock { $0 }.contains { $0.event == event && $0.session == session }
         }
         let connect = #"{"jsonrpc":"2.0","method":"connect","id":0}"#
         try await withListener(server) { listener in
@@ -51,8 +51,8 @@ import Testing
             try await waitUntil("the handlers to run") {
                 called("ended", expiring) && called("ended", temporary) && called("ended", sid)
             }
-            #expect(calls.value.filter(\.onServiceThread).isEmpty)
-            #expect(calls.value.filter { $0.session == sid }.map(\.event) == ["resumed", "ended"])
+            #expect(calls.withLock { $0 }.filter(\.onServiceThread).isEmpty)
+            #expect(calls.withLock { $0 }.filter { $0.session == sid }.map(\.event) == ["resumed", "ended"])
         }
     }
 }

@@ -1,4 +1,5 @@
 import JSONRPC
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -10,17 +11,17 @@ import Testing
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: JSONRPCClientDelegate {
         let gate = BlockingGate()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func clientDidConnect(_ client: JSONRPCClient) {
-            log.mutate { $0.append("connect") }
+            log.withLock { $0.append("connect") }
             gate.block()
         }
         func client(_ client: JSONRPCClient, didReceiveRequest request: RPCRequest) {
-            log.mutate { $0.append("request \(request.method)") }
+            log.withLock { $0.append("request \(request.method)") }
         }
-        func client(_ client: JSONRPCClient, didFailWithError error: RPCError) { log.mutate { $0.append("fail") } }
+        func client(_ client: JSONRPCClient, didFailWithError error: RPCError) { log.withLock { $0.append("fail") } }
         func client(_ client: JSONRPCClient, didLoseEvents count: Int) {
-            log.mutate { $0.append("lost \(count) while \(client.connectionState)") }
+            log.withLock { $0.append("lost \(count) while \(client.connectionState)") }
         }
     }
 
@@ -47,16 +48,16 @@ import Testing
             delegate.gate.open()
 
             // Then it hears the 4,096 failures that fit and, without waiting for more traffic, that it lost 11
-            try await waitUntil("the loss report") { delegate.log.value.count == 1 + buffer + 1 }
-            let log = delegate.log.value
+            try await waitUntil("the loss report") { delegate.log.withLock { $0 }.count == 1 + buffer + 1 }
+            let log = delegate.log.withLock { $0 }
             #expect(log.first == "connect")
             #expect(log.dropFirst().prefix(buffer).allSatisfy { $0 == "fail" })
             #expect(log.last == "lost 11 while connected")
 
             // And it goes on: it hears a later request
             _ = try await peer.exchange(#"{"jsonrpc":"2.0","method":"later","id":2}"#)
-            try await waitUntil("the later request") { delegate.log.value.count == 1 + buffer + 2 }
-            #expect(delegate.log.value.last == "request later")
+            try await waitUntil("the later request") { delegate.log.withLock { $0 }.count == 1 + buffer + 2 }
+            #expect(delegate.log.withLock { $0 }.last == "request later")
         }
     }
 

@@ -1,5 +1,6 @@
 import JSONRPC
 import KurentoClient
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -109,10 +110,10 @@ import Testing
         defer { Task { await f.stop() } }
         let pipeline = try await f.client.createMediaPipeline()
         let endpoint = try await pipeline.createWebRtcEndpoint()
-        let found = LockedBox<[IceCandidateFound]>([])
+        let found = LockedValue<[IceCandidateFound]>([])
         let offer = try await KurentoFixture.offer()
         let outcomes = try await f.client.send([
-            .subscribe(IceCandidateFound.self, on: endpoint) { event in found.mutate { $0.append(event) } },
+            .subscribe(IceCandidateFound.self, on: endpoint) { event in found.withLock { $0.append(event) } },
             endpoint.processOfferCall(offer),
             endpoint.gatherCandidatesCall(),
             .invoke(endpoint, "noSuchOperation"),
@@ -127,7 +128,7 @@ import Testing
         #expect(outcomes[3].error?.code == .malformedTransaction)
         #expect(outcomes[4].error == nil)
         // The subscription was in place before gathering, so no candidate was missed.
-        try await waitUntil("a candidate") { !found.value.isEmpty }
+        try await waitUntil("a candidate") { !found.withLock { $0 }.isEmpty }
         try await pipeline.release()
     }
 }

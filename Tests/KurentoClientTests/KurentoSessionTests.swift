@@ -1,5 +1,6 @@
 import JSONRPC
 import KurentoClient
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -119,12 +120,12 @@ import Testing
         defer { Task { await f.stop() } }
         let pipeline = try await f.client.createMediaPipeline()
         let endpoint = try await pipeline.createWebRtcEndpoint()
-        let first = LockedBox(0), second = LockedBox(0)
-        let a = try await endpoint.subscribe(ErrorEvent.self) { _ in first.mutate { $0 += 1 } }
-        let b = try await endpoint.subscribe(ErrorEvent.self) { _ in second.mutate { $0 += 1 } }
+        let first = LockedValue(0), second = LockedValue(0)
+        let a = try await endpoint.subscribe(ErrorEvent.self) { _ in first.withLock { $0 += 1 } }
+        let b = try await endpoint.subscribe(ErrorEvent.self) { _ in second.withLock { $0 += 1 } }
         #expect(f.kms.subscriptionCount == 1)
         f.kms.emitError(on: endpoint.id, description: "boom", errorCode: 1, type: "UNEXPECTED_ELEMENT_ERROR")
-        try await waitUntil("both subscribers") { first.value == 1 && second.value == 1 }
+        try await waitUntil("both subscribers") { first.withLock { $0 } == 1 && second.withLock { $0 } == 1 }
         await a.cancel()
         #expect(f.kms.subscriptionCount == 1)
         await b.cancel()
@@ -132,7 +133,7 @@ import Testing
         f.kms.emitError(on: endpoint.id, description: "after", errorCode: 1, type: "UNEXPECTED_ELEMENT_ERROR")
         // A round trip after the event: it would have been delivered before the answer if anyone still listened.
         _ = try await endpoint.invoke("getMediaState")
-        #expect(first.value == 1 && second.value == 1)
+        #expect(first.withLock { $0 } == 1 && second.withLock { $0 } == 1)
         try await pipeline.release()
     }
 }

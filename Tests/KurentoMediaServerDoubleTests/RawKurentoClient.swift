@@ -8,10 +8,10 @@ import WebSocketTransport
 /// deadlines, never with sleeps.
 final class RawKurentoClient: Sendable {
     let connection: WebSocketConnection
-    private let frames = LockedBox<[String]>([])
+    private let frames = LockedValue<[String]>([])
     /// Request ids, unique across every client of the run: the double's request cache (as KMS's) replays a reply to a
     /// reused id within the same session, even on another socket.
-    private static let nextID = LockedBox(1_000_000)  // apart from the ids tests write by hand
+    private static let nextID = LockedValue(1_000_000)  // apart from the ids tests write by hand
     private let reader: Task<Void, Never>
 
     /// A JSON object read from a frame.
@@ -28,7 +28,7 @@ final class RawKurentoClient: Sendable {
         reader = Task {
             do {
                 for try await message in connection.messages {
-                    if case .text(let text) = message { frames.mutate { $0.append(text) } }
+                    if case .text(let text) = message { frames.withLock { $0.append(text) } }
                 }
             } catch {}
         }
@@ -42,7 +42,7 @@ final class RawKurentoClient: Sendable {
     }
 
     /// Every frame received so far, in order.
-    var received: [String] { frames.value }
+    var received: [String] { frames.withLock { $0 } }
 
     /// Sends one text frame as is.
     func send(text: String) async throws { try await connection.send(text: text) }
@@ -54,7 +54,7 @@ final class RawKurentoClient: Sendable {
     }
 
     /// A fresh request id.
-    func makeID() -> Int { Self.nextID.mutate { $0 += 1; return $0 } }
+    func makeID() -> Int { Self.nextID.withLock { $0 += 1; return $0 } }
 
     /// Sends request `method` with `params` (none when `nil`) and returns its reply (`result` or `error` inside).
     @discardableResult
@@ -106,14 +106,14 @@ final class RawKurentoClient: Sendable {
     /// The first frame (from index `after` on) that is JSON and matches `predicate`.
     func first(_ what: String, after: Int = 0, _ predicate: @escaping @Sendable (JSON) -> Bool) async throws -> JSON {
         let frames = frames
-        let found = LockedBox<String?>(nil)
+        let found = LockedValue<String?>(nil)
         try await waitUntil(what) {
-            guard let text = frames.value.dropFirst(after).first(where: { Self.parse($0).map(predicate) ?? false })
+            guard let text = (frames.withLock { $0 }).dropFirst(after).first(where: { Self.parse($0).map(predicate) ?? false })
             else { return false }
-            found.mutate { $0 = text }
+            found.withLock { $0 = text }
             return true
         }
-        return Self.parse(found.value ?? "") ?? [:]
+        return Self.parse(found.withLock { $0 } ?? "") ?? [:]
     }
 
     /// The `onEvent` notifications received so far, as their `params.value`.

@@ -25,20 +25,20 @@ struct ReconnectLeakTests {
         let baseline = openFileDescriptorCount(), baselineSockets = openSocketCount()
 
         // When a client goes through 20 cuts, each resumed, then has 100 calls stuck behind a paused proxy and closes
-        let ended = LockedBox(false)
-        let resumes = LockedBox(0)
+        let ended = LockedValue(false)
+        let resumes = LockedValue(0)
         do {
             let client = JSONRPCClient(url: proxy.url(path: "/"), configuration: .init(
                 requestTimeout: .seconds(30), reconnect: .automatic(Self.backoff), heartbeat: .every(.milliseconds(200))))
             let states = client.connectionStates
             Task {
-                do { for try await state in states where state == .resumed { resumes.mutate { $0 += 1 } } } catch {}
-                ended.mutate { $0 = true }
+                do { for try await state in states where state == .resumed { resumes.withLock { $0 += 1 } } } catch {}
+                ended.withLock { $0 = true }
             }
             for cycle in 1...20 {
                 #expect(try await client.call("echo", params: [.int(cycle)]) == ["value": [.int(cycle)], "sessionId": .string(client.sessionId ?? "")])
                 proxy.cutAll()
-                try await waitUntil("resume \(cycle)") { resumes.value == cycle }
+                try await waitUntil("resume \(cycle)") { resumes.withLock { $0 } == cycle }
             }
             proxy.pause()
             let stuck = (0..<100).map { n in Task { try await client.call("echo", params: [.int(n)]) } }
@@ -51,7 +51,7 @@ struct ReconnectLeakTests {
             proxy.resume()
         }
         // And the client's state stream finished once the client was released
-        try await waitUntil("the state stream to finish") { ended.value }
+        try await waitUntil("the state stream to finish") { ended.withLock { $0 } }
         proxy.stop()
         await listener.shutdown()
         // And the process holds no more sockets than before the cycles, and no more descriptors but the few the

@@ -55,25 +55,10 @@ struct Scrape: CustomStringConvertible {
     var description: String { text }
 }
 
-/// A ``MessageTransport`` whose connections `server` serves in memory; ``drop()`` ends the newest from the
-/// server's side, as a lost socket.
-final class ServedTransport: MessageTransport {
-    let server: RoomServer
-    private let serverEnds = LockedValue<[LocalMessageConnection]>([])
-
-    init(_ server: RoomServer) { self.server = server }
-
-    func connect() async throws -> any MessageConnection {
-        let (near, far) = LocalMessageConnection.pair()
-        serverEnds.withLock { $0.append(far) }
-        Task { [server] in await server.serve(far) }
-        return near
-    }
-
-    /// Ends the newest connection with 1006, from the server's end.
-    func drop() async {
-        await serverEnds.withLock { $0.last }?.close(code: 1006, reason: "dropped")
-    }
+extension LocalTransport {
+    /// In-memory connections that `server` serves (``LocalTransport/dropNewest()`` ends the newest from the server's
+    /// side, as a lost socket).
+    static func serving(_ server: RoomServer) -> LocalTransport { LocalTransport { far in Task { await server.serve(far) } } }
 }
 
 /// A ``RoomClient`` and the room events it received, in order.

@@ -104,7 +104,7 @@ import TestSupport
     @Test func aForcedReconnectResumesAndCountsOnBothSides() async throws {
         let fixture = MetricsFixture()
         let server = RoomServer(configuration: .init(metrics: fixture.metrics))
-        let transport = ServedTransport(server)
+        let transport = LocalTransport.serving(server)
         let backoff = JSONRPCClient.Backoff(initialDelay: .milliseconds(10), seed: 1)
         let client = JSONRPCClient(transport: transport, configuration: .init(
             reconnect: .automatic(backoff), heartbeat: .off, metrics: fixture.metrics))
@@ -112,7 +112,7 @@ import TestSupport
         try await withDeadline(.seconds(20), "the resume") {
             _ = try await client.call("joinRoom", params: ["user": "carol", "room": "resumed"])
             #expect(client.sessionId != nil)
-            await transport.drop()
+            await transport.dropNewest()
             try await waitUntil("the client resumed") { client.connectionState == .resumed }
             try await fixture.waitUntil("signaling_connections", is: 1)
 
@@ -136,9 +136,9 @@ import TestSupport
         let server = RoomServer(configuration: .init(
             limits: .init(maxQueuedNotifications: 2, maxRequestsPerSecond: 4), reconnectionWindow: .seconds(5),
             clock: ManualClock(), metrics: fixture.metrics))
-        let flooding = JSONRPCClient(transport: ServedTransport(server),
+        let flooding = JSONRPCClient(transport: LocalTransport.serving(server),
                                      configuration: .init(reconnect: .off, heartbeat: .off))
-        let aliceTransport = ServedTransport(server), bobTransport = ServedTransport(server)
+        let aliceTransport = LocalTransport.serving(server), bobTransport = LocalTransport.serving(server)
         let alice = JSONRPCClient(transport: aliceTransport, configuration: .init(reconnect: .off, heartbeat: .off))
         let bob = JSONRPCClient(transport: bobTransport, configuration: .init(reconnect: .off, heartbeat: .off))
         let chat: JSONValue = ["message": "m", "userMessage": "flooder", "roomMessage": "flood"]
@@ -154,7 +154,7 @@ import TestSupport
             // Bob's socket drops; alice's three messages overflow his outbox of 2, which ends his session
             _ = try await alice.call("joinRoom", params: ["user": "alice", "room": "calm"])
             _ = try await bob.call("joinRoom", params: ["user": "bob", "room": "calm"])
-            await bobTransport.drop()
+            await bobTransport.dropNewest()
             try await fixture.waitUntil("signaling_connections", is: 1)
             let message: JSONValue = ["message": "m", "userMessage": "alice", "roomMessage": "calm"]
             for _ in 0..<3 { _ = try await alice.call("sendMessage", params: message) }

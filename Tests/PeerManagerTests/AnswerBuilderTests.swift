@@ -1,6 +1,7 @@
 import SignalingSupport
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 @Suite struct AnswerBuilderTests {
@@ -13,7 +14,7 @@ import Testing
 
     static let browserOffers = ["chrome-offer.sdp", "firefox-offer.sdp", "rfc8866-example.sdp", "rfc8839-example.sdp"]
 
-    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found; skipped"))
+    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
     func answersToEveryCorpusFileSatisfyEveryRule() throws {
         for (name, offer) in try SDPFiles.corpusOffers() {
             let answer = try SessionDescription(parsing: Self.answer(offer).serialized())

@@ -1,5 +1,6 @@
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// ``AnswerRule/iceRestart``: a subsequent offer checked against the descriptions in force before it.

@@ -1,5 +1,6 @@
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// Deliberately broken answers to the Chrome-shaped offer, one rule per answer; the checker must flag

@@ -1,6 +1,7 @@
 import Foundation
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// RFC 5888 §4: a mid names one m-line. An offer that repeats one is refused by the answer builders (PeerManager,

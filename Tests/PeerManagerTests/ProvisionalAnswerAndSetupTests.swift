@@ -1,6 +1,7 @@
 import SignalingSupport
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// Pranswers through the registry, and the DTLS role an answer takes (RFC 4145, RFC 5763 §5, RFC 8842 §5.3;

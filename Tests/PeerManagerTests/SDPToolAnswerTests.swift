@@ -1,6 +1,7 @@
 import Foundation
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// `sdp-tool answer` and `sdp-tool check-answer`, run as the built binary.
@@ -8,7 +9,7 @@ import Testing
     static var tool: URL {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdp-tool")
         if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return SDPFiles.packageRoot.appendingPathComponent(".build/debug/sdp-tool")
+        return SchemaValidation.packageRoot.appendingPathComponent(".build/debug/sdp-tool")
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func answerVerbPrintsAnAnswerThatCheckAnswerAccepts() throws {
-        let offerPath = SDPFiles.fixtures.appendingPathComponent("firefox-offer.sdp").path
+        let offerPath = SDPFiles.fixturesDirectory.appendingPathComponent("firefox-offer.sdp").path
         let answer = try Self.run(["answer", offerPath, "--reject", "video", "--seed", "5"])
         #expect(answer.status == 0)
         let parsed = try SessionDescription(parsing: answer.output)

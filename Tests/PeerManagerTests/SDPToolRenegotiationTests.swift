@@ -1,6 +1,7 @@
 import Foundation
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// `sdp-tool offer` and `sdp-tool answer` in renegotiations, run as the built binary: ICE restarts, direction
@@ -245,7 +246,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found; skipped"))
+    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
     func corpusOffersMadeReceiveOnlyAreAnsweredAndRestarted() throws {
         let offers = try Self.webRTCShapedCorpusOffers()
         #expect(offers.map(\.0) == ["hacky.sdp", "jsep.sdp", "jssip.sdp", "ssrc.sdp"])

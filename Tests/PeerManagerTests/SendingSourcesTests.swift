@@ -1,6 +1,7 @@
 import SignalingSupport
 import PeerManager
 import SDP
+import TestSupport
 import Testing
 
 /// Sending sections carry `a=msid` and `a=ssrc … cname` (with the RTX `ssrc-group:FID`), stable across

@@ -19,11 +19,11 @@ struct FaultInjectionTests {
         // Given a server whose handler counts its runs per request and holds its answers until the gate opens,
         // behind a proxy (room for all 1,000 handlers at once: the default is 64 per connection)
         let server = JSONRPCServer(configuration: .init(maxInFlightPerConnection: 1000))
-        let runs = LockedBox([Int: Int]())
+        let runs = LockedValue([Int: Int]())
         let gate = Gate()
         server.register("work") { params, _ in
             let n = params?[0]?.intValue ?? -1
-            runs.mutate { $0[n, default: 0] += 1 }
+            runs.withLock { $0[n, default: 0] += 1 }
             if n >= 0 { await gate.wait() }
             return .int(n)
         }
@@ -35,34 +35,34 @@ struct FaultInjectionTests {
         let sessionId = try #require(client.sessionId)
 
         // When 1,000 requests are in flight and the connection is cut
-        let completions = LockedBox([Int: Int]())
-        let outcomes = LockedBox((resumed: 0, closed: 0, other: [String]()))
+        let completions = LockedValue([Int: Int]())
+        let outcomes = LockedValue((resumed: 0, closed: 0, other: [String]()))
         let calls = (0..<1000).map { n in
             Task {
                 do {
                     let result = try await client.call("work", params: [.int(n)])
                     #expect(result == ["value": .int(n), "sessionId": .string(sessionId)])
-                    outcomes.mutate { $0.resumed += 1 }
+                    outcomes.withLock { $0.resumed += 1 }
                 } catch RPCError.connectionClosed {
-                    outcomes.mutate { $0.closed += 1 }
+                    outcomes.withLock { $0.closed += 1 }
                 } catch {
-                    outcomes.mutate { $0.other.append("\(n): \(error)") }
+                    outcomes.withLock { $0.other.append("\(n): \(error)") }
                 }
-                completions.mutate { $0[n, default: 0] += 1 }
+                completions.withLock { $0[n, default: 0] += 1 }
             }
         }
-        try await waitUntil("requests to reach the server") { runs.value.count > 100 }
+        try await waitUntil("requests to reach the server") { runs.withLock { $0 }.count > 100 }
         proxy.cutAll()
         gate.open()
 
         // Then each of the 1,000 completes exactly once, by resume or by connectionClosed
         try await withDeadline(.seconds(30), "1,000 completions") { for call in calls { await call.value } }
-        #expect(completions.value.count == 1000)
-        #expect(completions.value.values.allSatisfy { $0 == 1 })
-        #expect(outcomes.value.resumed + outcomes.value.closed == 1000)
-        #expect(outcomes.value.other.isEmpty, "\(outcomes.value.other.prefix(5))")
+        #expect(completions.withLock { $0 }.count == 1000)
+        #expect(completions.withLock { $0 }.values.allSatisfy { $0 == 1 })
+        #expect(outcomes.withLock { $0 }.resumed + outcomes.withLock { $0 }.closed == 1000)
+        #expect(outcomes.withLock { $0 }.other.isEmpty, "\(outcomes.withLock { $0 }.other.prefix(5))")
         // And no handler ran twice, although the pending requests were re-sent after the resume
-        #expect(runs.value.values.allSatisfy { $0 == 1 }, "\(runs.value.filter { $0.value > 1 }.prefix(5))")
+        #expect(runs.withLock { $0 }.values.allSatisfy { $0 == 1 }, "\(runs.withLock { $0 }.filter { $0.value > 1 }.prefix(5))")
         #expect(client.sessionId == sessionId)
         await client.close()
         await listener.shutdown()

@@ -22,14 +22,9 @@ import TestSupport
         func close(code: UInt16, reason: String) async { closed.open() }
     }
 
-    struct ChokedTransport: MessageTransport {
-        let connection = ChokedConnection()
-        func connect() async throws -> any MessageConnection { connection }
-    }
-
     @Test func aPingThatIsNeverWrittenIsALostConnectionWithinOneInterval() async throws {
         // Given a client with a 1 s heartbeat on a socket that accepts nothing more after the handshake
-        let clock = ManualClock(), transport = ChokedTransport()
+        let clock = ManualClock(), transport = FixedTransport(connection: ChokedConnection())
         let client = JSONRPCClient(transport: transport, configuration: .init(
             reconnect: .off, heartbeat: .every(.seconds(1)), clock: clock))
         try await client.connect()

@@ -89,11 +89,11 @@ extension JSONRPCClient.Configuration {
 
 /// What a receiver heard of the numbered chat, and how often it got back after a fault.
 final class ChatTally: Sendable {
-    private let state = LockedBox((numbers: [Int](), markers: 0, recoveries: 0, failures: [String]()))
+    private let state = LockedValue((numbers: [Int](), markers: 0, recoveries: 0, failures: [String]()))
 
     /// One chat message: a number (what follows a space is padding), or the marker.
     func record(_ text: String) {
-        state.mutate { s in
+        state.withLock { s in
             if text == NumberedChat.marker {
                 s.markers += 1
             } else if let number = Int(text.prefix { $0 != " " }) {
@@ -105,13 +105,13 @@ final class ChatTally: Sendable {
     }
 
     /// The receiver resumed (or rejoined) after a fault.
-    func recordRecovery() { state.mutate { $0.recoveries += 1 } }
+    func recordRecovery() { state.withLock { $0.recoveries += 1 } }
 
     /// Something that must not happen (the receiver's events ended, say).
-    func fail(_ reason: String) { state.mutate { $0.failures.append(reason) } }
+    func fail(_ reason: String) { state.withLock { $0.failures.append(reason) } }
 
-    var recoveries: Int { state.value.recoveries }
-    var failures: [String] { state.value.failures }
+    var recoveries: Int { state.withLock { $0 }.recoveries }
+    var failures: [String] { state.withLock { $0 }.failures }
 
     /// Waits until the receiver got back more than `count` times.
     func waitForRecovery(after count: Int, timeout: Duration = .seconds(10)) async throws {
@@ -120,8 +120,8 @@ final class ChatTally: Sendable {
 
     /// Waits for the marker, then returns the verdict on numbers 1 through `expected`.
     func report(expecting expected: Int, timeout: Duration = .seconds(20)) async throws -> SequenceReport {
-        try await waitUntil("the marker to reach the receiver", timeout: timeout) { self.state.value.markers > 0 }
-        let s = state.value
+        try await waitUntil("the marker to reach the receiver", timeout: timeout) { self.state.withLock { $0 }.markers > 0 }
+        let s = state.withLock { $0 }
         return SequenceReport(expected: expected, received: s.numbers, markers: s.markers)
     }
 }

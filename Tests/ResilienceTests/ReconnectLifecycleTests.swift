@@ -197,17 +197,17 @@ struct ReconnectLifecycleTests {
         try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
 
         // When three calls are made
-        let failed = LockedBox<[RPCError]>([])
+        let failed = LockedValue<[RPCError]>([])
         let calls = (0..<3).map { n in
             Task {
                 do { _ = try await client.call("queued", params: [.int(n)]) } catch let error as RPCError {
-                    failed.mutate { $0.append(error) }
+                    failed.withLock { $0.append(error) }
                 }
             }
         }
 
         // Then one fails at once (the queue is full) and the two others go out once the session resumes
-        try await waitUntil("one call to fail") { failed.value.count == 1 }
+        try await waitUntil("one call to fail") { failed.withLock { $0 }.count == 1 }
         clock.advance(by: .milliseconds(300))
         let second = try await transport.nextPeer()
         let connect = try await second.receive()
@@ -218,8 +218,8 @@ struct ReconnectLifecycleTests {
             try await second.reply(to: request, ["sessionId": "S1"])
         }
         for call in calls { _ = try? await call.value }
-        #expect(failed.value.count == 1)
-        guard case .connectionClosed(let end?)? = failed.value.first else { Issue.record("\(failed.value)"); return }
+        #expect(failed.withLock { $0 }.count == 1)
+        guard case .connectionClosed(let end?)? = (failed.withLock { $0 }).first else { Issue.record("\(failed.withLock { $0 })"); return }
         #expect(end.reason.contains("already waiting"))
     }
 }

@@ -82,7 +82,7 @@ struct RoomRecoveryTests {
         // Then alice's resume is refused (40007), she rejoins and republishes through the provider on her own
         try await aliceSaw.wait(for: "the rejoin") { $0 == ClientEvent.connectionStateChanged(.rejoined) }
         #expect(alice.connectionState == .rejoined)
-        try await waitUntil("the republish") { media.answered.value == [.publisher, .publisher] }
+        try await waitUntil("the republish") { media.answered.withLock { $0 } == [.publisher, .publisher] }
         // And someone joining the new server sees alice publishing
         let bob = Self.witness("bob", at: second.url)
         let peers = try await bob.join()
@@ -181,7 +181,7 @@ struct RoomRecoveryTests {
 /// A publisher's media on PeerManager, with an offer provider that renegotiates it after a rejoin.
 final class RecoveringMedia: Sendable {
     let peerManager = PeerManager()
-    let answered = LockedBox<[RoomEndpoint]>([])
+    let answered = LockedValue<[RoomEndpoint]>([])
 
     var provider: OfferProvider {
         let peerManager = peerManager, answered = answered
@@ -190,7 +190,7 @@ final class RecoveringMedia: Sendable {
             return try await peerManager.generateOffer(for: "\(endpoint)", media: .audioVideo(direction: .sendonly))
         }, answer: { endpoint, answer in
             try await peerManager.processAnswer(answer, for: "\(endpoint)")
-            answered.mutate { $0.append(endpoint) }
+            answered.withLock { $0.append(endpoint) }
         })
     }
 }

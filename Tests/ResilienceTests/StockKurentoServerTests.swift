@@ -22,24 +22,24 @@ struct StockKurentoServerTests {
         let server = try StockKurentoRoomServer()
         defer { server.stop() }
         let gate = BlockingGate()
-        server.publishGate.mutate { $0 = gate }
+        server.publishGate.withLock { $0 = gate }
         let alice = client("alice", url: server.url, configuration)
         try await alice.join()
 
         let publish = Task { try await alice.publishVideo(sdpOffer: "v=0 offer") }
-        try await waitUntil("the server to get publishVideo") { server.runs.value["publishVideo"] == 1 }
+        try await waitUntil("the server to get publishVideo") { server.runs.withLock { $0 }["publishVideo"] == 1 }
         try await advance(clock, by: time, whenTimersExceed: 0)
         if expectRetry {
             // The client gave up on the first attempt and sent the same id again: a stock server runs it again
-            try await waitUntil("the retry to arrive") { server.runs.value["publishVideo"] == 2 }
+            try await waitUntil("the retry to arrive") { server.runs.withLock { $0 }["publishVideo"] == 2 }
         }
         gate.open()
         #expect(try await publish.value == "v=0 offer")
         // A chat after it: anything the client sent before has arrived by the time the server ran it
         try await alice.sendMessage("after")
-        try await waitUntil("the chat") { server.runs.value["sendMessage"] == 1 }
+        try await waitUntil("the chat") { server.runs.withLock { $0 }["sendMessage"] == 1 }
         await alice.disconnect()
-        return server.runs.value["publishVideo"] ?? 0
+        return server.runs.withLock { $0 }["publishVideo"] ?? 0
     }
 
     @Test func aSlowPublishRunsOnceWithTheDefaultsAndWithTheStockKurentoProfile() async throws {
@@ -98,7 +98,7 @@ struct StockKurentoServerTests {
         ])
         #expect(alice.peers.map(\.identifier).sorted() == ["bob", "carol"])
         #expect(alice.peers.first { $0.identifier == "bob" }?.streams == ["webcam"])
-        #expect(server.runs.value["leaveRoom"] == 1)
+        #expect(server.runs.withLock { $0 }["leaveRoom"] == 1)
         #expect(server.members(of: "r") == ["alice": false, "bob": true, "carol": false])
         for client in [alice, bob, carol] { await client.disconnect() }
     }

@@ -3,6 +3,7 @@ import JSONRPCWebSocket
 @testable import RoomClient
 import RoomProtocol
 import SDP
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -11,15 +12,15 @@ import Testing
 struct RoomClientFacesTests {
     /// Records what the delegate is told, in order.
     final class RecordingDelegate: RoomClientDelegate {
-        let calls = LockedBox<[String]>([])
-        func client(_ client: RoomClient, participantJoined peer: Peer) { calls.mutate { $0.append("joined \(peer)") } }
+        let calls = LockedValue<[String]>([])
+        func client(_ client: RoomClient, participantJoined peer: Peer) { calls.withLock { $0.append("joined \(peer)") } }
         func client(_ client: RoomClient, participantPublished peer: Peer) {
-            calls.mutate { $0.append("published \(peer)") }
+            calls.withLock { $0.append("published \(peer)") }
         }
         func client(_ client: RoomClient, didReceivePrivateMessage message: String, from user: String) {
-            calls.mutate { $0.append("private \(user): \(message)") }
+            calls.withLock { $0.append("private \(user): \(message)") }
         }
-        func client(_ client: RoomClient, roomWasClosed room: String) { calls.mutate { $0.append("closed \(room)") } }
+        func client(_ client: RoomClient, roomWasClosed room: String) { calls.withLock { $0.append("closed \(room)") } }
     }
 
     @Test("the delegate hears the room's events in wire order")
@@ -34,30 +35,30 @@ struct RoomClientFacesTests {
         try await room.peer.notify("privateMessage", params: #"{"user":"bob","message":"psst"}"#)
         try await room.peer.notify("roomClosed", params: #"{"room":"room1"}"#)
 
-        try await waitUntil("four delegate calls") { delegate.calls.value.count >= 4 }
-        #expect(delegate.calls.value == ["joined bob", "published bob [webcam]", "private bob: psst", "closed room1"])
+        try await waitUntil("four delegate calls") { delegate.calls.withLock { $0 }.count >= 4 }
+        #expect(delegate.calls.withLock { $0 } == ["joined bob", "published bob [webcam]", "private bob: psst", "closed room1"])
         #expect(room.client.delegate === delegate)
     }
 
     @Test("completion closures get the result, or the RoomError")
     func completionFace() async throws {
         let room = RoomFixture()
-        let answers = LockedBox<[Result<String, any Error>]>([])
+        let answers = LockedValue<[Result<String, any Error>]>([])
         room.client.join { _ in }
         try await room.peer.reply(to: try await room.peer.expectRequest("joinRoom"), result: #"{"value":[]}"#)
 
-        room.client.publishVideo(sdpOffer: "OFFER") { result in answers.mutate { $0.append(result) } }
+        room.client.publishVideo(sdpOffer: "OFFER") { result in answers.withLock { $0.append(result) } }
         try await room.peer.reply(to: try await room.peer.expectRequest("publishVideo"),
                                   result: #"{"sdpAnswer":"ANSWER"}"#)
         // Each completion runs in its own task: without this wait the second could be appended first.
-        try await waitUntil("the first completion") { answers.value.count >= 1 }
-        room.client.publishVideo(sdpOffer: "OFFER") { result in answers.mutate { $0.append(result) } }
+        try await waitUntil("the first completion") { answers.withLock { $0 }.count >= 1 }
+        room.client.publishVideo(sdpOffer: "OFFER") { result in answers.withLock { $0.append(result) } }
         try await room.peer.reply(to: try await room.peer.expectRequest("publishVideo"),
                                   error: #"{"code":302,"message":"no SDP answer"}"#)
 
-        try await waitUntil("two completions") { answers.value.count >= 2 }
-        #expect(try answers.value[0].get() == "ANSWER")
-        guard case .failure(let error) = answers.value[1] else { Issue.record("expected 302"); return }
+        try await waitUntil("two completions") { answers.withLock { $0 }.count >= 2 }
+        #expect(try answers.withLock { $0 }[0].get() == "ANSWER")
+        guard case .failure(let error) = (answers.withLock { $0 })[1] else { Issue.record("expected 302"); return }
         #expect((error as? RoomError)?.code == .mediaSDP)
     }
 
@@ -65,10 +66,10 @@ struct RoomClientFacesTests {
     func disconnectCompletesPending() async throws {
         let room = RoomFixture()
         try await room.join(participants: #"[{"id":"bob","streams":[{"id":"webcam"}]}]"#)
-        let completions = LockedBox<[Result<String, any Error>]>([])
+        let completions = LockedValue<[Result<String, any Error>]>([])
 
         // Given two calls the server never answers, one per face
-        room.client.publishVideo(sdpOffer: "OFFER") { result in completions.mutate { $0.append(result) } }
+        room.client.publishVideo(sdpOffer: "OFFER") { result in completions.withLock { $0.append(result) } }
         _ = try await room.peer.expectRequest("publishVideo")
         let receive = Task { try await room.client.receiveVideo(from: Peer(identifier: "bob"), sdpOffer: "OFFER") }
         _ = try await room.peer.expectRequest("receiveVideoFrom")
@@ -80,10 +81,10 @@ struct RoomClientFacesTests {
         let end = ConnectionEnd(code: 1000, reason: "client disconnected")
         let closed = RPCError.connectionClosed(end)
         await #expect(throws: closed) { try await receive.value }
-        try await waitUntil("the completion") { !completions.value.isEmpty }
+        try await waitUntil("the completion") { !completions.withLock { $0 }.isEmpty }
         try await room.recorder.waitForConnectionState(.disconnected(end))
-        #expect(completions.value.count == 1)
-        #expect(throws: closed) { try completions.value[0].get() }
+        #expect(completions.withLock { $0 }.count == 1)
+        #expect(throws: closed) { try completions.withLock { $0 }[0].get() }
         #expect(room.client.peers.isEmpty)
         #expect(!room.client.isJoined)
         #expect(room.recorder.connectionStates == [.connecting, .connected, .disconnected(end)])

@@ -1,5 +1,6 @@
 import JSONRPC
 import JSONRPCWebSocket
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -8,14 +9,14 @@ import Testing
 struct RoomJoinCLITests {
     /// Starts a WebSocket server, runs `room-join` against it and plays `script` on the connection it accepts.
     /// `upgrade` receives the upgrade request of that connection (its `authorization` header is captured).
-    private func run(_ extraArguments: [String] = [], upgrade: LockedBox<UpgradeRequest?> = LockedBox(nil),
+    private func run(_ extraArguments: [String] = [], upgrade: LockedValue<UpgradeRequest?> = LockedValue(nil),
                      answersConnect: Bool = true, _ script: @escaping @Sendable (ScriptedRoomPeer) async throws -> Void)
         async throws -> RoomJoinProcess
     {
         let server = try await WebSocketServer.start()
         let served = Task {
             for await connection in server.connections {
-                upgrade.mutate { $0 = connection.request }
+                upgrade.withLock { $0 = connection.request }
                 try await script(ScriptedRoomPeer(accepted: WebSocketMessageConnection(connection),
                                                  answersConnect: answersConnect))
                 return
@@ -55,7 +56,7 @@ struct RoomJoinCLITests {
 
     @Test("--token is sent as a bearer Authorization header; --retries and --log-level are accepted")
     func token() async throws {
-        let upgrade = LockedBox<UpgradeRequest?>(nil)
+        let upgrade = LockedValue<UpgradeRequest?>(nil)
         let result = try await run(["--token", "t0ken", "--retries", "0", "--log-level", "trace"], upgrade: upgrade) {
             peer in
             try await peer.reply(to: try await peer.expectRequest("joinRoom"), result: #"{"value":[]}"#)
@@ -63,7 +64,7 @@ struct RoomJoinCLITests {
         }
 
         #expect(result.status == 6)
-        #expect(upgrade.value?.headers["authorization"] == "Bearer t0ken")
+        #expect(upgrade.withLock { $0 }?.headers["authorization"] == "Bearer t0ken")
         #expect(!result.stderr.isEmpty, "--log-level trace logs to stderr")
         #expect(!result.stdout.contains { $0.contains("t0ken") } && !result.stderr.contains("t0ken"))
         #expect(try await RoomJoinProcess.run(["ws://127.0.0.1:1", "--room", "r", "--user", "a", "--retries", "-1"])

@@ -1,4 +1,5 @@
 import Foundation
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -103,20 +104,20 @@ struct RoomJoinHostileServerTests {
     }
 
     @Test func aServerRequestIsAnsweredWithItsIdAndTheRunGoesOn() async throws {
-        let answer = LockedBox<String>("")
+        let answer = LockedValue<String>("")
         let result = try await run { peer in
             let id = try Self.joinId(peer)
             try peer.sendText(#"{"jsonrpc":"2.0","id":9000,"method":"whoAreYou","params":{}}"#)
-            answer.mutate { $0 = (try? peer.nextMessage().text) ?? "" }
+            answer.withLock { $0 = (try? peer.nextMessage().text) ?? "" }
             try peer.sendText(Self.joined(id))
             try peer.sendText(Self.roomClosed)
             _ = peer.waitForClose()
         }
         check(result, Expected(status: 6, says: "room room1 closed"), "server request")
-        let reply = try #require(try JSONSerialization.jsonObject(with: Data(answer.value.utf8)) as? [String: Any])
+        let reply = try #require(try JSONSerialization.jsonObject(with: Data(answer.withLock { $0 }.utf8)) as? [String: Any])
         #expect((reply["id"] as? NSNumber)?.intValue == 9000)
         let code = ((reply["error"] as? [String: Any])?["code"] as? NSNumber)?.intValue
-        #expect(reply["result"] != nil || code == -32601, "\(answer.value)")
+        #expect(reply["result"] != nil || code == -32601, "\(answer.withLock { $0 })")
     }
 
     @Test func aFloodOf50000NotificationsEndsCleanlyInBoundedMemory() async throws {

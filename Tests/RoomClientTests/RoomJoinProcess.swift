@@ -1,3 +1,4 @@
+import SignalingSupport
 import TestSupport
 
 /// One run of the built `room-join` binary: its stdout lines, its stderr and its exit status.
@@ -14,9 +15,9 @@ struct RoomJoinProcess {
         async throws -> RoomJoinProcess
     {
         let child = try ChildProcess("room-join", arguments)
-        let peak = sampleMemory ? child.samplePeakMemory() : LockedBox(0)
+        let peak = sampleMemory ? child.samplePeakMemory() : LockedValue(0)
         let status = try await child.exitStatus(within: timeout)
         return RoomJoinProcess(status: status, stdout: await child.remainingLines(), stderr: await child.stderr,
-                               peakMemoryKiB: peak.value)
+                               peakMemoryKiB: peak.withLock { $0 })
     }
 }

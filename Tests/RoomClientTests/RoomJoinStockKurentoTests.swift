@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import JSONRPC
 import JSONRPCWebSocket
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -16,8 +17,8 @@ struct RoomJoinStockKurentoTests {
             server.url, "--room", "r", "--user", "alice", "--stock-kurento", "--message", "hi", "--duration", "0.2",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(server.runs.value["joinRoom"] == 1 && server.runs.value["sendMessage"] == 1)
-        #expect(server.runs.value["leaveRoom"] == 1)
+        #expect(server.runs.withLock { $0 }["joinRoom"] == 1 && server.runs.withLock { $0 }["sendMessage"] == 1)
+        #expect(server.runs.withLock { $0 }["leaveRoom"] == 1)
 
         let refused = try await RoomJoinProcess.run([server.url, "--room", "r", "--user", "bob", "--stock-kurento", "--retries=-1"])
         #expect(refused.status == 2)

@@ -1,5 +1,6 @@
 import JSONRPC
 import RoomClient
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -9,11 +10,11 @@ import Testing
 struct RoomReentrancyTests {
     /// A delegate that welcomes each participant with a chat message, reading the client as it does.
     final class WelcomingDelegate: RoomClientDelegate {
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func client(_ client: RoomClient, participantJoined peer: Peer) {
-            log.mutate { $0.append("\(peer.identifier) joined; peers \(client.peers.map(\.identifier))") }
+            log.withLock { $0.append("\(peer.identifier) joined; peers \(client.peers.map(\.identifier))") }
             client.sendMessage("welcome \(peer.identifier)") { [log] result in
-                log.mutate { $0.append((try? result.get()) == nil ? "welcome failed" : "welcomed") }
+                log.withLock { $0.append((try? result.get()) == nil ? "welcome failed" : "welcomed") }
             }
         }
     }
@@ -32,21 +33,21 @@ struct RoomReentrancyTests {
         try await room.peer.reply(to: message, result: "{}")
 
         // Then the delegate read the peers model and its call completed
-        try await waitUntil("the welcome") { delegate.log.value.count == 2 }
+        try await waitUntil("the welcome") { delegate.log.withLock { $0 }.count == 2 }
         #expect(message.params?["message"] == "welcome bob")
-        #expect(delegate.log.value == [#"bob joined; peers ["bob"]"#, "welcomed"])
+        #expect(delegate.log.withLock { $0 } == [#"bob joined; peers ["bob"]"#, "welcomed"])
     }
 
     @Test("a completion closure can read the client and call it, and disconnect it")
     func completionCallsBack() async throws {
         // Given a join whose completion reads the client and sends a message, whose completion disconnects
         let room = RoomFixture()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         room.client.join { [client = room.client] result in
-            log.mutate { $0.append("joined \((try? result.get())?.map(\.identifier) ?? []); in: \(client.isJoined)") }
+            log.withLock { $0.append("joined \((try? result.get())?.map(\.identifier) ?? []); in: \(client.isJoined)") }
             client.sendMessage("hello") { _ in
-                log.mutate { $0.append("sent") }
-                client.disconnect { log.mutate { $0.append("disconnected: \(client.peers.isEmpty)") } }
+                log.withLock { $0.append("sent") }
+                client.disconnect { log.withLock { $0.append("disconnected: \(client.peers.isEmpty)") } }
             }
         }
 
@@ -55,7 +56,7 @@ struct RoomReentrancyTests {
         try await room.peer.reply(to: try await room.peer.expectRequest("sendMessage"), result: "{}")
 
         // Then each completion ran, in turn, and the client is out of the room
-        try await waitUntil("the disconnect") { log.value.count == 3 }
-        #expect(log.value == [#"joined ["bob"]; in: true"#, "sent", "disconnected: true"])
+        try await waitUntil("the disconnect") { log.withLock { $0 }.count == 3 }
+        #expect(log.withLock { $0 } == [#"joined ["bob"]; in: true"#, "sent", "disconnected: true"])
     }
 }

@@ -1,5 +1,6 @@
 import JSONRPC
 import RoomClient
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -11,17 +12,17 @@ struct RoomSlowSubscriberTests {
     /// A delegate that blocks its thread in its first callback until the test opens its gate.
     final class BusyDelegate: RoomClientDelegate {
         let gate = BlockingGate()
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func client(_ client: RoomClient, participantJoined peer: Peer) {
-            log.mutate { $0.append("joined \(peer.identifier)") }
+            log.withLock { $0.append("joined \(peer.identifier)") }
             gate.block()
         }
         func client(_ client: RoomClient, participantLeft peer: Peer) {
-            log.mutate { $0.append("left \(peer.identifier)") }
+            log.withLock { $0.append("left \(peer.identifier)") }
         }
         func client(_ client: RoomClient, didLoseEvents count: Int) {
             let resynchronized = client.peer(withIdentifier: "p10") != nil ? "p10 is in the peers" : "p10 is unknown"
-            log.mutate { $0.append("lost \(count); \(resynchronized)") }
+            log.withLock { $0.append("lost \(count); \(resynchronized)") }
         }
     }
 
@@ -46,14 +47,14 @@ struct RoomSlowSubscriberTests {
             delegate.gate.open()
 
             // Then it hears the four that fit, then at once that it missed six, and finds them in the peers model
-            try await waitUntil("the loss report") { delegate.log.value.count == 6 }
-            #expect(delegate.log.value == ["joined p0", "joined p1", "joined p2", "joined p3", "joined p4",
+            try await waitUntil("the loss report") { delegate.log.withLock { $0 }.count == 6 }
+            #expect(delegate.log.withLock { $0 } == ["joined p0", "joined p1", "joined p2", "joined p3", "joined p4",
                                            "lost 6; p10 is in the peers"])
 
             // And it goes on: it hears a later leave
             try await room.peer.notify("participantLeft", params: #"{"name":"p0"}"#)
-            try await waitUntil("the leave") { delegate.log.value.count == 7 }
-            #expect(delegate.log.value.last == "left p0")
+            try await waitUntil("the leave") { delegate.log.withLock { $0 }.count == 7 }
+            #expect(delegate.log.withLock { $0 }.last == "left p0")
         }
     }
 

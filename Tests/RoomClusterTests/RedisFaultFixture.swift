@@ -2,6 +2,7 @@ import Foundation
 import RoomClusterCore
 import TestSupport
 @testable import RoomCluster
+import SignalingSupport
 
 /// A redis-server of the test's own and a ``FaultProxy`` in front of it per node: the faults an operator's network
 /// gives a node's link to Redis (black holes, resets, delays), one node at a time.
@@ -54,9 +55,9 @@ func isUnavailable(_ error: (any Error)?) -> Bool {
 func failure(within timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> Void)
     async throws -> RedisError?
 {
-    let outcome = LockedBox<RedisError?>(nil)
+    let outcome = LockedValue<RedisError?>(nil)
     try await returnsWithin(timeout, what) {
-        do { try await body() } catch { outcome.mutate { $0 = (error as? RedisError) ?? .server("\(error)") } }
+        do { try await body() } catch { outcome.withLock { $0 = (error as? RedisError) ?? .server("\(error)") } }
     }
-    return outcome.value
+    return outcome.withLock { $0 }
 }

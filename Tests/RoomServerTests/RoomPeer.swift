@@ -11,11 +11,11 @@ import Testing
 final class RoomPeer: Sendable {
     let connection: any MessageConnection
     private let ids = SequentialIDs()
-    private let stash = LockedBox<[JSONValue]>([])
-    private let methods = LockedBox<[Int: String]>([:])
+    private let stash = LockedValue<[JSONValue]>([])
+    private let methods = LockedValue<[Int: String]>([:])
     /// Every message received, as text, with the schema definition it should satisfy
     /// (`<method>Response`, `<method>Notification`, or `roomErrorResponse`).
-    let received = LockedBox<[(definition: String, text: String)]>([])
+    let received = LockedValue<[(definition: String, text: String)]>([])
 
     init(connection: any MessageConnection) { self.connection = connection }
 
@@ -38,7 +38,7 @@ final class RoomPeer: Sendable {
     /// Sends a request without waiting and returns its id.
     func send(_ method: String, _ params: JSONValue? = nil) async throws -> Int {
         let id = ids.next()
-        methods.mutate { $0[id] = method }
+        methods.withLock { $0[id] = method }
         try await sendText(RPCRequest(id: .number(id), method: method, params: params).jsonText)
         return id
     }
@@ -49,7 +49,7 @@ final class RoomPeer: Sendable {
         while true {
             let message = try await next()
             if message["method"] != nil {
-                stash.mutate { $0.append(message) }
+                stash.withLock { $0.append(message) }
             } else if message["id"] == .int(id) {
                 return message
             } else if !skippingOthers {
@@ -81,7 +81,7 @@ final class RoomPeer: Sendable {
     /// The next notification (`{"method", "params"}`), in arrival order.
     func notification() async throws -> JSONValue {
         // (No ternary here: JSONValue is ExpressibleByNilLiteral, so `cond ? nil : v` would make `nil` a JSON null.)
-        let kept = stash.mutate { (s: inout [JSONValue]) -> JSONValue? in
+        let kept = stash.withLock { (s: inout [JSONValue]) -> JSONValue? in
             if s.isEmpty { return Optional.none }
             return s.removeFirst()
         }
@@ -94,7 +94,7 @@ final class RoomPeer: Sendable {
     }
 
     /// The notifications received but not yet taken by ``notification()``, in arrival order.
-    var unreadNotifications: [JSONValue] { stash.value }
+    var unreadNotifications: [JSONValue] { stash.withLock { $0 } }
 
     /// The params of the next notification, which must be `method`.
     @discardableResult
@@ -109,7 +109,7 @@ final class RoomPeer: Sendable {
         do {
             while true {
                 let message = try await next()
-                stash.mutate { $0.append(message) }
+                stash.withLock { $0.append(message) }
             }
         } catch let end as ConnectionEnd {
             return end
@@ -132,12 +132,12 @@ final class RoomPeer: Sendable {
         let definition: String
         if let method = message["method"]?.stringValue {
             definition = "\(method)Notification"
-        } else if message["error"] == nil, let id = message["id"]?.intValue, let method = methods.value[id] {
+        } else if message["error"] == nil, let id = message["id"]?.intValue, let method = (methods.withLock { $0 })[id] {
             definition = "\(method)Response"
         } else {
             definition = "roomErrorResponse"
         }
-        received.mutate { $0.append((definition, text)) }
+        received.withLock { $0.append((definition, text)) }
         return message
     }
 }

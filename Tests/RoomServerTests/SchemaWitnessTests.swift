@@ -1,5 +1,6 @@
 import JSONRPC
 import RoomServer
+import SignalingSupport
 import Testing
 import TestSupport
 
@@ -37,7 +38,7 @@ import TestSupport
         try await alice.notification("roomClosed")
 
         // Then every message validates against its definition
-        let messages = alice.received.value + bob.received.value
+        let messages = alice.received.withLock { $0 } + bob.received.withLock { $0 }
         let cases = messages.enumerated().map { index, message in
             SchemaValidation.Case(label: "\(index) \(message.definition)", schema: "Schemas/room-protocol.schema.json",
                                   ref: "#/$defs/\(message.definition)", instanceJSON: message.text)

@@ -3,6 +3,7 @@ import RoomProtocol
 import RoomServer
 import SDP
 import Testing
+import TestSupport
 
 /// The simulated backend on its own: its answers follow the answer rules, its candidates match its answers, and
 /// client candidates are checked against the endpoint's remote description.
@@ -31,16 +32,17 @@ import Testing
 
     @Test(arguments: ["chrome-offer.sdp", "firefox-offer.sdp"])
     func answersBrowserOffersByTheRules(name: String) async throws {
-        let offer = try MediaOffers.fixture(name)
+        let offer = try SDPFiles.fixtureText(name)
         let answer = try Self.verify(try await media.createPublisher(alice, offer: offer, loopback: false),
                                      offer: offer, name)
         #expect(answer.media.count == (try SessionDescription(parsing: offer)).media.count)
     }
 
-    @Test(.enabled(if: MediaOffers.corpusShouldRun, "sdp-transform corpus not found; skipped"))
+    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
     func answersEveryCorpusOfferItAcceptsByTheRules() async throws {
         var answered = 0
-        for (index, (name, offer)) in try MediaOffers.corpusOffers().enumerated() {
+        let offers = try SDPFiles.corpusValidFileNames().map { ($0, try SDPFiles.corpusText($0)) }
+        for (index, (name, offer)) in offers.enumerated() {
             let endpoint = MediaEndpointID(room: "corpus", owner: "user\(index)", endpoint: .publisher)
             // Offers without ICE credentials are refused by the remote description (W3C); the rest must be answered.
             do {
@@ -55,7 +57,7 @@ import Testing
     }
 
     @Test func bundledSectionsShareTheTaggedSectionsCandidateAndEndpointsTheirPorts() async throws {
-        let offer = try MediaOffers.fixture("chrome-offer.sdp")
+        let offer = try SDPFiles.fixtureText("chrome-offer.sdp")
         let first = try await media.createPublisher(alice, offer: offer, loopback: false)
         let second = try await media.createSubscriber(bob, offer: offer)
         #expect(first.candidates.map(\.sdpMid) == ["0"] && second.candidates.map(\.sdpMid) == ["0"])
@@ -80,7 +82,7 @@ import Testing
     }
 
     @Test func clientCandidatesAreCheckedAgainstTheOffer() async throws {
-        let offer = try MediaOffers.fixture("chrome-offer.sdp")
+        let offer = try SDPFiles.fixtureText("chrome-offer.sdp")
         _ = try await media.createPublisher(alice, offer: offer, loopback: false)
         let line = "candidate:1 1 udp 2122260223 192.168.1.10 48156 typ host generation 0"
         // Given the offer's mids and ufrag, a candidate is applied to the remote description

@@ -20,11 +20,7 @@ import TestSupport
     }
 
     static func transcript() throws -> [Line] {
-        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-            root.deleteLastPathComponent()
-        }
-        let url = root.appendingPathComponent("Tests/RoomProtocolTests/Fixtures/two-user-transcript.jsonl")
+        let url = SchemaValidation.packageRoot.appendingPathComponent("Tests/RoomProtocolTests/Fixtures/two-user-transcript.jsonl")
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { text in
             let json = try JSONValue(parsing: String(text))
             return Line(session: json["session"]?.stringValue ?? "", note: json["note"]?.stringValue,

@@ -10,14 +10,7 @@ import Testing
 /// The server on a real socket (127.0.0.1, port 0) with its default ``SimulatedMediaBackend``.
 @Suite struct WebSocketRoomTests {
     /// Chrome's offer from the SDP tests' fixtures.
-    static func chromeOffer() throws -> String {
-        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-            root.deleteLastPathComponent()
-        }
-        return try String(contentsOf: root.appendingPathComponent("Tests/SDPTests/Fixtures/chrome-offer.sdp"),
-                          encoding: .utf8)
-    }
+    static func chromeOffer() throws -> String { try SDPFiles.fixtureText("chrome-offer.sdp") }
 
     @Test func twoClientsOverWebSocketsGetValidAnswersAndLocalCandidates() async throws {
         // Given a server on an ephemeral port

@@ -1,15 +1,16 @@
 import SDP
+import TestSupport
 import Testing
 
-@Suite(.enabled(if: Corpus.shouldRun, Corpus.skipComment))
+@Suite(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
 struct CorpusAccessorTests {
     @Test(arguments: CorpusPin.all)
     func typedAccessorsMatchPinnedValues(pin: CorpusPin) throws {
-        pin.expect(matches: try Corpus.parse(pin.file))
+        pin.expect(matches: try SDPFiles.corpus(pin.file))
     }
 
     @Test func jsepExampleTransportAndStreamDetails() throws {
-        let jsep = try Corpus.parse("jsep.sdp")
+        let jsep = try SDPFiles.corpus("jsep.sdp")
         let audio = jsep.media[0], video = jsep.media[1]
         #expect(audio.iceOptions == ["trickle"])
         #expect(audio.setup == .actpass)
@@ -27,7 +28,7 @@ struct CorpusAccessorTests {
     }
 
     @Test func normalFileExtmapDirectionWildcardFeedbackAndValuelessSSRCAttribute() throws {
-        let normal = try Corpus.parse("normal.sdp")
+        let normal = try SDPFiles.corpus("normal.sdp")
         #expect(normal.media[0].extmaps[1] == ExtMap(id: 2, direction: .recvonly, uri: "URI-gps-string"))
         #expect(normal.media[1].rtcpFeedback.first == RTCPFeedback(payloadType: nil, type: "nack"))
         #expect(normal.media[1].ssrcAttributes[1] == SSRCAttribute(ssrc: 1_399_694_169, name: "baz"))
@@ -38,7 +39,7 @@ struct CorpusAccessorTests {
     }
 
     @Test func hackyFileLegacyDataChannelAndTCPCandidates() throws {
-        let hacky = try Corpus.parse("hacky.sdp")
+        let hacky = try SDPFiles.corpus("hacky.sdp")
         #expect(hacky.media[0].candidates.compactMap(\.tcpType) == [.active, .active, .passive, .so, .active, .passive, .so])
         #expect(hacky.media[2].formats == ["5000"])
         #expect(hacky.media[2].bandwidths == [Bandwidth(type: "AS", value: 30)])
@@ -47,14 +48,14 @@ struct CorpusAccessorTests {
     }
 
     @Test func dataChannelSectionCarriesSCTPPortAndMessageSize() throws {
-        let data = try Corpus.parse("sctp-dtls-26.sdp").media[0]
+        let data = try SDPFiles.corpus("sctp-dtls-26.sdp").media[0]
         #expect(data.sctpPort == 5000)
         #expect(data.maxMessageSize == 10000)
         #expect(data.formats == ["webrtc-datachannel"])
     }
 
     @Test func simulcastInBothSyntaxesAndRids() throws {
-        let video = try Corpus.parse("simulcast.sdp").media[1]
+        let video = try SDPFiles.corpus("simulcast.sdp").media[1]
         #expect(video.rids.map(\.id) == ["1", "2", "3", "4", "c"])
         #expect(video.rids[0].payloadTypes == [97])
         #expect(video.rids[0].restrictions.map(\.name) == ["pt", "max-width", "max-height", "max-fps"])
@@ -67,7 +68,7 @@ struct CorpusAccessorTests {
     }
 
     @Test func ssrcFileGroupsAndSources() throws {
-        let video = try Corpus.parse("ssrc.sdp").media[1]
+        let video = try SDPFiles.corpus("ssrc.sdp").media[1]
         #expect(video.ssrcs == [3_004_364_195, 1_126_032_854, 1_080_772_241])
         #expect(video.ssrcGroups.map(\.semantics) == ["FID", "FEC-FR"])
         #expect(video.extmaps.count == 5)

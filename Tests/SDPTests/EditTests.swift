@@ -1,4 +1,5 @@
 import SDP
+import TestSupport
 import Testing
 
 /// Editing the model, serializing, and parsing back (the result must equal the edited model).
@@ -8,7 +9,7 @@ import Testing
     }
 
     @Test func changingDirectionReplacesTheAttributeInPlace() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         let position = sdp.media[1].lines.firstIndex { $0.value == "sendonly" }
         sdp.media[1].direction = .recvonly
         #expect(sdp.media[1].lines.firstIndex { $0.value == "recvonly" } == position)
@@ -19,14 +20,14 @@ import Testing
     }
 
     @Test func addingDirectionWhereNoneWasAppendsIt() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         sdp.media[2].direction = .inactive
         #expect(sdp.media[2].lines.last?.value == "inactive")
         #expect(try roundTrip(sdp) == sdp)
     }
 
     @Test func droppingACodecRemovesItsLinesAndItsRTX() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         sdp.media[1].removeCodec(payloadType: 96)
         let video = sdp.media[1]
         #expect(!video.payloadTypes.contains(96) && !video.payloadTypes.contains(97))
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func addingACandidateLandsAfterTheLastCandidate() throws {
-        var sdp = try Fixture.parse("firefox-offer.sdp")
+        var sdp = try SDPFiles.fixture("firefox-offer.sdp")
         let candidate = try CandidateAttribute(parsing: "candidate:5 1 UDP 8265471 203.0.113.9 3478 typ relay raddr 198.51.100.40 rport 62435")
         sdp.media[0].addCandidate(candidate)
         let lines = sdp.media[0].lines
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func addingACandidateToASectionWithoutAnyAppendsIt() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         try sdp.apply(IceCandidate(candidate: "candidate:9 1 udp 2122260223 192.168.1.20 50000 typ host", sdpMid: "2"))
         try sdp.apply(.endOfCandidates(sdpMid: "2"))
         #expect(sdp.media[2].lines.suffix(2).map(\.value) == [
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func transportEditsRoundTrip() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         for index in sdp.media.indices {
             sdp.media[index].iceUfrag = "N3wU"
             sdp.media[index].icePwd = "n3wpasswordn3wpassword"
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func streamAndSimulcastEditsRoundTrip() throws {
-        var sdp = try Fixture.parse("chrome-offer.sdp")
+        var sdp = try SDPFiles.fixture("chrome-offer.sdp")
         sdp.media[1].rids = sdp.media[1].rids.map { RTPStreamID(id: $0.id, direction: $0.direction.reversed) }
         sdp.media[1].simulcast = Simulcast(receive: [[.init(rid: "q")], [.init(rid: "h", paused: true)]])
         sdp.media[1].msids = [MediaStreamID(streamID: "-", trackID: "t1")]

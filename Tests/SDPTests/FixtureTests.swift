@@ -1,4 +1,5 @@
 import SDP
+import TestSupport
 import Testing
 
 /// Our own fixtures: RFC examples, Chrome- and Firefox-shaped offers and answers, an ICE-lite media server
@@ -6,12 +7,12 @@ import Testing
 @Suite struct FixtureTests {
     @Test(arguments: Fixture.names)
     func fixtureRoundTripsByteForByte(name: String) throws {
-        let text = try Fixture.text(name)
+        let text = try SDPFiles.fixtureText(name)
         #expect(try SessionDescription(parsing: text).serialized() == text)
     }
 
     @Test func rfc8866ExampleHasThreeSectionsWithSessionAndMediaConnections() throws {
-        let sdp = try Fixture.parse("rfc8866-example.sdp")
+        let sdp = try SDPFiles.fixture("rfc8866-example.sdp")
         #expect(sdp.origin == Origin(username: "jdoe", sessionID: 3_724_394_400, sessionVersion: 3_724_394_405, address: "198.51.100.1"))
         #expect(sdp.sessionName == "Call to John Smith")
         #expect(sdp.media.map(\.kind) == ["audio", "audio", "video"])
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func rfc8839ExampleHasSessionLevelIceAndBandwidths() throws {
-        let sdp = try Fixture.parse("rfc8839-example.sdp")
+        let sdp = try SDPFiles.fixture("rfc8839-example.sdp")
         #expect(sdp.iceOptions == ["ice2"])
         #expect(sdp.effectiveIceUfrag(ofMediaAt: 0) == "8hhY")
         #expect(sdp.effectiveIcePwd(ofMediaAt: 0) == "asd88fgpdd777uzjYhagZg")
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func chromeOfferAudioVideoDataWithSimulcastAndBundle() throws {
-        let sdp = try Fixture.parse("chrome-offer.sdp")
+        let sdp = try SDPFiles.fixture("chrome-offer.sdp")
         #expect(sdp.lineEnding == .crlf)
         #expect(sdp.bundleGroups == [MediaGroup(semantics: "BUNDLE", mids: ["0", "1", "2"])])
         #expect(sdp.media.map(\.mid) == ["0", "1", "2"])
@@ -48,14 +49,14 @@ import Testing
     }
 
     @Test func chromeAnswerRecvonlyAudioInactiveVideoActiveSetup() throws {
-        let sdp = try Fixture.parse("chrome-answer.sdp")
+        let sdp = try SDPFiles.fixture("chrome-answer.sdp")
         #expect(sdp.media.map(\.direction) == [.recvonly, .inactive])
         #expect(sdp.media.map(\.setup) == [.active, .active])
         #expect(sdp.media[1].payloadTypes == [120, 124])
     }
 
     @Test func firefoxOfferSessionLevelFingerprintsAndTrickledCandidateKinds() throws {
-        let sdp = try Fixture.parse("firefox-offer.sdp")
+        let sdp = try SDPFiles.fixture("firefox-offer.sdp")
         #expect(sdp.lineEnding == .lf)
         #expect(sdp.fingerprints.map(\.hashFunction) == ["sha-256", "sha-512"])
         #expect(sdp.media[0].fingerprints.isEmpty)
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func firefoxAnswerReceivesSimulcastAndAnswersDataChannel() throws {
-        let sdp = try Fixture.parse("firefox-answer.sdp")
+        let sdp = try SDPFiles.fixture("firefox-answer.sdp")
         let video = sdp.media[1]
         #expect(video.simulcast == Simulcast(receive: [[.init(rid: "q")], [.init(rid: "h")], [.init(rid: "f")]]))
         #expect(video.rids.allSatisfy { $0.direction == .recv })
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func kurentoAnswerIsIceLiteWithInlineCandidates() throws {
-        let sdp = try Fixture.parse("kurento-ice-lite-answer.sdp")
+        let sdp = try SDPFiles.fixture("kurento-ice-lite-answer.sdp")
         #expect(sdp.iceLite)
         #expect(sdp.media.map(\.endOfCandidates) == [true, true])
         #expect(sdp.media[0].candidates.compactMap(\.tcpType) == [.active, .passive])

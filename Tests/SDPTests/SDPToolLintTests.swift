@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `sdp-tool inspect` lints what the grammar lets through but a peer would trip on (issue 31, item 21): a repeated
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func aCleanDescriptionPassesStrict() throws {
-        let output = try SDPToolBinary.run(["inspect", "--strict", "--json", "-"], stdin: Data(try Fixture.text("chrome-offer.sdp").utf8))
+        let output = try SDPToolBinary.run(["inspect", "--strict", "--json", "-"], stdin: Data(try SDPFiles.fixtureText("chrome-offer.sdp").utf8))
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
     }

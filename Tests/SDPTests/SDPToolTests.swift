@@ -1,5 +1,6 @@
 import Foundation
 import SDP
+import TestSupport
 import Testing
 
 /// Runs the built `sdp-tool` binary (it sits next to the test bundle in the build folder).
@@ -8,7 +9,7 @@ enum SDPToolBinary {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("sdp-tool")
         if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return Corpus.packageRoot.appendingPathComponent(".build/debug/sdp-tool")
+        return SchemaValidation.packageRoot.appendingPathComponent(".build/debug/sdp-tool")
     }
 
     struct Output {
@@ -36,14 +37,14 @@ enum SDPToolBinary {
 }
 
 @Suite struct SDPToolTests {
-    @Test(.enabled(if: Corpus.shouldRun, Corpus.skipComment))
+    @Test(.enabled(if: SDPFiles.corpusShouldRun, "sdp-transform corpus not found at ../shared/fixtures/sdp-transform; skipped"))
     func inspectJSONOnEveryCorpusFileMatchesTheAccessorsAndThePins() throws {
         var jsonLines: [Data] = []
-        for name in try Corpus.validFileNames() {
-            let output = try SDPToolBinary.run(["inspect", "--json", Corpus.directory.appendingPathComponent(name).path])
+        for name in try SDPFiles.corpusValidFileNames() {
+            let output = try SDPToolBinary.run(["inspect", "--json", SDPFiles.corpusDirectory.appendingPathComponent(name).path])
             #expect(output.status == 0, "\(name): \(output.stderr)")
             let summary = try JSONDecoder().decode(SDPSummary.self, from: output.stdout)
-            #expect(summary == SDPSummary(try Corpus.parse(name)), "\(name)")
+            #expect(summary == SDPSummary(try SDPFiles.corpus(name)), "\(name)")
             if let pin = CorpusPin.all.first(where: { $0.file == name }) { pin.expect(matches: summary) }
             jsonLines.append(try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: output.stdout)))
         }
@@ -52,7 +53,7 @@ enum SDPToolBinary {
     }
 
     @Test func inspectReadsStandardInputAndSummarizesSections() throws {
-        let text = try Fixture.text("chrome-offer.sdp")
+        let text = try SDPFiles.fixtureText("chrome-offer.sdp")
         let output = try SDPToolBinary.run(["inspect", "-"], stdin: Data(text.utf8))
         let summary = String(decoding: output.stdout, as: UTF8.self)
         #expect(output.status == 0)
@@ -96,7 +97,7 @@ enum SDPToolBinary {
 /// for all documents, fed as JSON lines. Skips without Python/jsonschema, fails under `CI=true`.
 enum SchemaWitness {
     static func validate(_ documents: [Data], against schemaName: String) throws {
-        let schema = Corpus.packageRoot.appendingPathComponent("Schemas/\(schemaName)").path
+        let schema = SchemaValidation.packageRoot.appendingPathComponent("Schemas/\(schemaName)").path
         let script = """
             import json, sys, jsonschema
             validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
@@ -114,7 +115,7 @@ enum SchemaWitness {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else {
-            if Corpus.isCI { Issue.record("python3 with jsonschema is required under CI") }
+            if isCI { Issue.record("python3 with jsonschema is required under CI") }
             return
         }
         let process = Process()

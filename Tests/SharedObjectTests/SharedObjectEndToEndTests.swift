@@ -63,7 +63,7 @@ extension SharedObjectEndToEndTests {
         ])
         #expect(bobBoard.data == ["a": 1, "b": "two", "marker": true])
         // and on the wire too: the notification's `changed` holds exactly those keys
-        let wire = bob.log.entries.value.filter { $0.text.contains("sharedObject.update") }
+        let wire = bob.log.entries.filter { $0.text.contains("sharedObject.update") }
         let changed = try wire.map { try JSONValue(parsing: $0.text)["params"]?["changed"] }
         #expect(changed == [["b": "two", "c": nil], ["marker": true]])
         await alice.close()

@@ -7,41 +7,6 @@ import SignalingSupport
 import TestSupport
 import Testing
 
-/// Every text one client's connections sent and received, in order, for the schema witness (docs/testing.md#witnesses).
-final class WireLog: Sendable {
-    enum Direction: String, Sendable { case sent, received }
-    let entries = LockedBox<[(direction: Direction, text: String)]>([])
-    func record(_ direction: Direction, _ text: String) { entries.mutate { $0.append((direction, text)) } }
-}
-
-/// A WebSocket transport whose connections copy every message into a ``WireLog``.
-struct RecordingTransport: MessageTransport {
-    let inner: WebSocketMessageTransport
-    let log: WireLog
-
-    func connect() async throws -> any MessageConnection {
-        RecordingConnection(inner: try await inner.connect(), log: log)
-    }
-}
-
-struct RecordingConnection: MessageConnection {
-    let inner: any MessageConnection
-    let log: WireLog
-
-    func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
-        log.record(.sent, text)
-        try inner.enqueue(text, whenWritten: whenWritten)
-    }
-
-    func receive() async throws -> String {
-        let text = try await inner.receive()
-        log.record(.received, text)
-        return text
-    }
-
-    func close(code: UInt16, reason: String) async { await inner.close(code: code, reason: reason) }
-}
-
 /// A ``JSONRPCServer`` with a ``SharedObjectService`` installed, listening on 127.0.0.1 port 0.
 struct SharedObjectServerFixture {
     let rpc: JSONRPCServer
@@ -71,7 +36,7 @@ struct SharedObjectPeer {
         self.log = log
         var configuration = JSONRPCClient.Configuration(retries: 0)
         if let reconnect { configuration.reconnect = reconnect }
-        rpc = JSONRPCClient(transport: RecordingTransport(inner: WebSocketMessageTransport(url: url), log: log),
+        rpc = JSONRPCClient(transport: log.transport(WebSocketMessageTransport(url: url)),
                             configuration: configuration)
         shared = SharedObjectClient(client: rpc)
     }

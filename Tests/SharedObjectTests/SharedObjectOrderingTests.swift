@@ -1,17 +1,12 @@
 import JSONRPC
 import SharedObjects
+import SignalingSupport
 import Testing
 import TestSupport
 
 /// The client's ordering rules against a scripted server over an in-memory connection: updates that arrive before
 /// the connect result wait for it, old ones are ignored, and a gap makes the object re-sync.
 @Suite struct SharedObjectOrderingTests {
-    /// Hands out one prepared connection.
-    struct OneConnection: MessageTransport {
-        let connection: LocalMessageConnection
-        func connect() async throws -> any MessageConnection { connection }
-    }
-
     /// The far end of a client: reads its requests and answers as the test says.
     struct ScriptedServer {
         let far: LocalMessageConnection
@@ -45,7 +40,7 @@ import TestSupport
     @Test func updatesBeforeTheConnectResultApplyAfterItAndAGapResyncs() async throws {
         // Given a client whose server is a script
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
+        let rpc = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let events = object.events
@@ -83,25 +78,25 @@ import TestSupport
     }
 
     final class RecordingDelegate: SharedObjectDelegate {
-        let calls = LockedBox<[String]>([])
+        let calls = LockedValue<[String]>([])
         func sharedObject(_ object: SharedObject, didConnect state: SharedObjectState) {
-            calls.mutate { $0.append("connect \(state.version)") }
+            calls.withLock { $0.append("connect \(state.version)") }
         }
         func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate) {
-            calls.mutate { $0.append("update \(update.version) \(update.changedKeys.sorted())") }
+            calls.withLock { $0.append("update \(update.version) \(update.changedKeys.sorted())") }
         }
         func sharedObject(_ object: SharedObject, didReceiveMessage method: String, params: JSONValue?) {
-            calls.mutate { $0.append("message \(method)") }
+            calls.withLock { $0.append("message \(method)") }
         }
         func sharedObject(_ object: SharedObject, didCloseWithReason reason: String) {
-            calls.mutate { $0.append("closed \(reason)") }
+            calls.withLock { $0.append("closed \(reason)") }
         }
     }
 
     @Test func theDelegateSeesTheEventsInOrder() async throws {
         // Given a delegate on an object of a scripted server
         let (near, far) = LocalMessageConnection.pair()
-        let rpc = JSONRPCClient(transport: OneConnection(connection: near), configuration: .init(retries: 0, reconnect: .off))
+        let rpc = JSONRPCClient(transport: FixedTransport(connection: near), configuration: .init(retries: 0, reconnect: .off))
         let server = ScriptedServer(far: far)
         let object = SharedObjectClient(client: rpc).object("o")
         let delegate = RecordingDelegate()
@@ -117,8 +112,8 @@ import TestSupport
         try await server.notify("sharedObject.closed", ["name": "o", "reason": "bye"])
 
         // Then the delegate heard each, in order, and the object is closed
-        try await waitUntil("the delegate's four calls") { delegate.calls.value.count == 4 }
-        #expect(delegate.calls.value == ["connect 0", #"update 1 ["x", "y"]"#, "message hi", "closed bye"])
+        try await waitUntil("the delegate's four calls") { delegate.calls.withLock { $0 }.count == 4 }
+        #expect(delegate.calls.withLock { $0 } == ["connect 0", #"update 1 ["x", "y"]"#, "message hi", "closed bye"])
         #expect(!object.isOpen)
         await rpc.close()
     }

@@ -1,5 +1,6 @@
 import JSONRPC
 import SharedObjects
+import SignalingSupport
 import Testing
 import TestSupport
 
@@ -8,12 +9,12 @@ import TestSupport
 @Suite struct SharedObjectReentrancyTests {
     /// A delegate that answers the first update it sees with a change of its own, reading the object as it does.
     final class EchoingDelegate: SharedObjectDelegate {
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func sharedObject(_ object: SharedObject, didConnect state: SharedObjectState) {
-            log.mutate { $0.append("connected at \(object.version), open: \(object.isOpen)") }
+            log.withLock { $0.append("connected at \(object.version), open: \(object.isOpen)") }
         }
         func sharedObject(_ object: SharedObject, didUpdate update: SharedObjectUpdate) {
-            log.mutate { $0.append("v\(update.version): \(object.data.keys.sorted())") }
+            log.withLock { $0.append("v\(update.version): \(object.data.keys.sorted())") }
             guard update.changedKeys == ["ping"] else { return }
             Task { try await object.setProperty("pong", .int(update.version)) }
         }
@@ -34,8 +35,8 @@ import TestSupport
 
         // Then bob's delegate read the object at each step and its pong reached alice
         try await waitUntil("the pong") { aliceBoard.data["pong"] == .int(ping) }
-        try await waitUntil("bob's own pong") { delegate.log.value.count == 3 }
-        #expect(delegate.log.value == ["connected at 0, open: true", #"v1: ["ping"]"#, #"v2: ["ping", "pong"]"#])
+        try await waitUntil("bob's own pong") { delegate.log.withLock { $0 }.count == 3 }
+        #expect(delegate.log.withLock { $0 } == ["connected at 0, open: true", #"v1: ["ping"]"#, #"v2: ["ping", "pong"]"#])
         await alice.close()
         await bob.close()
         await server.shutdown()

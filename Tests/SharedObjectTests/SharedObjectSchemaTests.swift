@@ -98,7 +98,7 @@ import Testing
         var methods: [JSONValue: String] = [:]
         var cases: [(id: JSONValue?, case: SchemaValidation.Case)] = []
         var malformed: Set<JSONValue> = []
-        for (index, entry) in log.entries.value.enumerated() {
+        for (index, entry) in log.entries.enumerated() {
             let message = try JSONValue(parsing: entry.text)
             let definition: String
             if let method = message["method"]?.stringValue {

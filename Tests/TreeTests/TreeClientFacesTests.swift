@@ -3,6 +3,7 @@ import PeerManager
 import RoomProtocol
 import RoomServer
 import SDP
+import SignalingSupport
 import TestSupport
 import Testing
 import TreeClient
@@ -13,15 +14,15 @@ import TreeClient
 struct TreeClientFacesTests {
     /// Records what the delegate is told.
     final class Delegate: TreeClientDelegate {
-        let candidates = LockedBox<[(tree: String, endpoint: TreeEndpoint)]>([])
-        let events = LockedBox(0)
+        let candidates = LockedValue<[(tree: String, endpoint: TreeEndpoint)]>([])
+        let events = LockedValue(0)
 
         func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String) {
-            candidates.mutate { $0.append((tree, endpoint)) }
+            candidates.withLock { $0.append((tree, endpoint)) }
         }
 
         func client(_ client: TreeClient, didReceive event: TreeEvent) {
-            if case .iceCandidate = event { events.mutate { $0 += 1 } }
+            if case .iceCandidate = event { events.withLock { $0 += 1 } }
         }
     }
 
@@ -44,9 +45,9 @@ struct TreeClientFacesTests {
         let answer = try await Self.completion { client.setSource(sdpOffer: offer, tree: tree, completion: $0) }.get()
         #expect(answer.hasPrefix("v=0"))
 
-        try await waitUntil("the delegate to get the source candidate") { delegate.events.value == 1 }
-        #expect(delegate.candidates.value.map(\.tree) == [tree])
-        #expect(delegate.candidates.value.map(\.endpoint) == [.source])
+        try await waitUntil("the delegate to get the source candidate") { delegate.events.withLock { $0 } == 1 }
+        #expect(delegate.candidates.withLock { $0 }.map(\.tree) == [tree])
+        #expect(delegate.candidates.withLock { $0 }.map(\.endpoint) == [.source])
         _ = await Self.completion { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in
             client.disconnect { done(.success(())) }
         }

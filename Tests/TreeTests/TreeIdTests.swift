@@ -2,6 +2,7 @@ import JSONRPC
 import JSONRPCWebSocket
 import RoomProtocol
 import RoomServer
+import SignalingSupport
 import TestSupport
 import Testing
 import TreeClient
@@ -32,9 +33,9 @@ struct TreeIdTests {
 
     @Test("the authorizer sees the id and the upgrade: the host's token may create townhall, mallory's may not")
     func theAuthorizerDecides() async throws {
-        let seen = LockedBox<[String]>([])
+        let seen = LockedValue<[String]>([])
         let server = try await RoomServer.start(.init(authorizeTreeId: { request in
-            seen.mutate { $0.append(request.treeId) }
+            seen.withLock { $0.append(request.treeId) }
             return request.treeId == "townhall" && request.upgrade?.headers["authorization"] == "Bearer host-token"
         }))
         let mallory = Self.client(server, token: "mallory-token"), host = Self.client(server, token: "host-token")
@@ -44,7 +45,7 @@ struct TreeIdTests {
         #expect(try await host.createTree(id: "townhall") == "townhall")
         #expect(try await TreeErrorPathTests.treeError { try await mallory.releaseTree("townhall") }
                 == "Tree 'townhall' belongs to another session")
-        #expect(seen.value == ["townhall", "townhall"])
+        #expect(seen.withLock { $0 } == ["townhall", "townhall"])
         // An id-less tree needs no authorizer
         #expect(try await mallory.createTree().count == 36)
         await mallory.disconnect()

@@ -3,6 +3,7 @@ import PeerManager
 import RoomProtocol
 import RoomServer
 import SDP
+import SignalingSupport
 import TestSupport
 import Testing
 import TreeClient
@@ -13,11 +14,11 @@ import TreeClient
 struct TreeReentrancyTests {
     /// A delegate that releases the tree once it gets the source's candidate, reading the client as it does.
     final class ReleasingDelegate: TreeClientDelegate {
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         func client(_ client: TreeClient, didReceive candidate: IceCandidate, for endpoint: TreeEndpoint, tree: String) {
-            log.mutate { $0.append("candidate for \(endpoint) while \(client.connectionState)") }
+            log.withLock { $0.append("candidate for \(endpoint) while \(client.connectionState)") }
             client.releaseTree(tree) { [log] result in
-                log.mutate { $0.append((try? result.get()) == nil ? "release failed" : "released") }
+                log.withLock { $0.append((try? result.get()) == nil ? "release failed" : "released") }
             }
         }
     }
@@ -32,19 +33,19 @@ struct TreeReentrancyTests {
         let offer = try await PeerManager().generateOffer(for: "s", media: .audioVideo(direction: .sendonly))
 
         // When createTree's completion reads the client and sets the source from inside
-        let log = LockedBox<[String]>([])
+        let log = LockedValue<[String]>([])
         client.createTree { result in
-            guard let tree = try? result.get() else { return log.mutate { $0.append("createTree failed") } }
-            log.mutate { $0.append("created while \(client.connectionState)") }
+            guard let tree = try? result.get() else { return log.withLock { $0.append("createTree failed") } }
+            log.withLock { $0.append("created while \(client.connectionState)") }
             client.setSource(sdpOffer: offer, tree: tree) { answer in
-                log.mutate { $0.append((try? answer.get())?.hasPrefix("v=0") == true ? "source set" : "no source") }
+                log.withLock { $0.append((try? answer.get())?.hasPrefix("v=0") == true ? "source set" : "no source") }
             }
         }
 
         // Then both completions ran, and the delegate's release went through
-        try await waitUntil("the release") { delegate.log.value.count == 2 && log.value.count == 2 }
-        #expect(log.value == ["created while connected", "source set"])
-        #expect(delegate.log.value == ["candidate for source while connected", "released"])
+        try await waitUntil("the release") { delegate.log.withLock { $0 }.count == 2 && log.withLock { $0 }.count == 2 }
+        #expect(log.withLock { $0 } == ["created while connected", "source set"])
+        #expect(delegate.log.withLock { $0 } == ["candidate for source while connected", "released"])
         #expect(server.trees.isEmpty)
         await client.disconnect()
         await server.shutdown()

@@ -3,6 +3,7 @@ import PeerManager
 import RoomProtocol
 import RoomServer
 import SDP
+import SignalingSupport
 import TestSupport
 import Testing
 import TreeClient
@@ -13,7 +14,7 @@ final class TreeUser: Sendable {
     let client: TreeClient
     let media = PeerManager()
     /// Tree events in arrival order (connection states left out), and the local PeerManager id of each sink.
-    private let inbox = LockedBox<(events: [TreeEvent], localIds: [String: String])>(([], [:]))
+    private let inbox = LockedValue<(events: [TreeEvent], localIds: [String: String])>(([], [:]))
     private let consumer: Task<Void, Never>
 
     /// Long timeouts and no retries: the tests wait on events, and a loaded machine must not time calls out.
@@ -26,7 +27,7 @@ final class TreeUser: Sendable {
             do {
                 for try await event in events {
                     if case .connectionStateChanged = event { continue }
-                    inbox.mutate { $0.events.append(event) }
+                    inbox.withLock { $0.events.append(event) }
                 }
             } catch {}
         }
@@ -52,7 +53,7 @@ final class TreeUser: Sendable {
         let offer = try await media.generateOffer(for: id, media: .audioVideo(direction: .recvonly))
         let sink = try await client.addSink(sdpOffer: offer, tree: tree)
         #expect(!sink.id.isEmpty)
-        inbox.mutate { $0.localIds[sink.id] = id }
+        inbox.withLock { $0.localIds[sink.id] = id }
         try await media.processAnswer(sink.sdpAnswer, for: id)
         try await negotiated(.sink(sink.id), of: tree, localId: id, port: port)
         return sink.id
@@ -73,21 +74,21 @@ final class TreeUser: Sendable {
     /// Waits for the first server candidate for `endpoint` of `tree`.
     private func firstCandidate(for endpoint: TreeEndpoint, of tree: String) async throws -> IceCandidate {
         try await waitUntil("a candidate for the \(endpoint) of \(tree)") { [inbox] in
-            inbox.value.events.contains { Self.candidate(in: $0, for: endpoint, of: tree) != nil }
+            inbox.withLock { $0 }.events.contains { Self.candidate(in: $0, for: endpoint, of: tree) != nil }
         }
-        return inbox.value.events.lazy.compactMap { Self.candidate(in: $0, for: endpoint, of: tree) }.first!
+        return inbox.withLock { $0 }.events.lazy.compactMap { Self.candidate(in: $0, for: endpoint, of: tree) }.first!
     }
 
     /// The events before the first candidate for `marker` of `tree`, once that arrived (docs/testing.md#deadlines).
     func events(before marker: TreeEndpoint, of tree: String) async throws -> [TreeEvent] {
         _ = try await firstCandidate(for: marker, of: tree)
-        let events = inbox.value.events
+        let events = inbox.withLock { $0 }.events
         return Array(events[..<events.firstIndex { Self.candidate(in: $0, for: marker, of: tree) != nil }!])
     }
 
     /// Waits until an event matching `matches` has arrived (at any time so far).
     func waitForEvent(_ what: String, _ matches: @escaping @Sendable (TreeEvent) -> Bool) async throws {
-        try await waitUntil(what) { [inbox] in inbox.value.events.contains(where: matches) }
+        try await waitUntil(what) { [inbox] in inbox.withLock { $0 }.events.contains(where: matches) }
     }
 
     private static func candidate(in event: TreeEvent, for endpoint: TreeEndpoint, of tree: String) -> IceCandidate? {

@@ -16,20 +16,15 @@ final class WireRecorder: Sendable {
         var text: String
     }
 
-    private let messages = LockedBox<[Message]>([])
-    private let connections = LockedBox(0)
+    private let log = WireLog()
 
     /// A transport to `url` whose connections record their traffic here.
-    func transport(_ url: String) -> any MessageTransport {
-        RecordingTransport(base: WebSocketMessageTransport(url: url), recorder: self)
-    }
-
-    fileprivate func record(_ message: Message) { messages.mutate { $0.append(message) } }
-
-    fileprivate func newConnection() -> Int { connections.mutate { $0 += 1; return $0 } }
+    func transport(_ url: String) -> any MessageTransport { log.transport(WebSocketMessageTransport(url: url)) }
 
     /// The messages so far.
-    var all: [Message] { messages.value }
+    var all: [Message] {
+        log.entries.map { Message(connection: $0.connection, sent: $0.direction == .sent, text: $0.text) }
+    }
 
     /// Checks every message against its schema definition: a request against `<method>Request`, a result
     /// against `<method>Response` (the method of its request), an error against `treeErrorResponse`, a
@@ -96,33 +91,4 @@ final class WireRecorder: Sendable {
         if asked == "ping" { return "pingReply" }
         return json?["result"]?["value"] == "OK" ? "connectNewReply" : "connectResumedReply"
     }
-}
-
-/// Opens WebSocket connections that record their traffic.
-private struct RecordingTransport: MessageTransport {
-    let base: WebSocketMessageTransport
-    let recorder: WireRecorder
-
-    func connect() async throws -> any MessageConnection {
-        RecordingConnection(base: try await base.connect(), recorder: recorder, number: recorder.newConnection())
-    }
-}
-
-private struct RecordingConnection: MessageConnection {
-    let base: any MessageConnection
-    let recorder: WireRecorder
-    let number: Int
-
-    func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
-        recorder.record(.init(connection: number, sent: true, text: text))
-        try base.enqueue(text, whenWritten: whenWritten)
-    }
-
-    func receive() async throws -> String {
-        let text = try await base.receive()
-        recorder.record(.init(connection: number, sent: false, text: text))
-        return text
-    }
-
-    func close(code: UInt16, reason: String) async { await base.close(code: code, reason: reason) }
 }

@@ -1,3 +1,4 @@
+import SignalingSupport
 import TestSupport
 import Testing
 import WebSocketTransport
@@ -17,10 +18,10 @@ import WebSocketTransport
 
     @Test func aServerSeesTheTokenOfAnUpgradeWhateverTheCaseAndSpacingOfItsScheme() async throws {
         // Given a server that records the token of each upgrade
-        let seen = LockedBox<[String?]>([])
+        let seen = LockedValue<[String?]>([])
         var configuration = WebSocketServerConfiguration()
         configuration.upgradeFilter = { request in
-            seen.mutate { $0.append(request.bearerToken) }
+            seen.withLock { $0.append(request.bearerToken) }
             return .accept
         }
         let server = try await WebSocketServer.start(configuration)
@@ -31,7 +32,7 @@ import WebSocketTransport
         let connection = try await WebSocketConnection.connect(to: server.url + "/room", configuration: client)
 
         // Then the server reads `abc`
-        #expect(seen.value == ["abc"])
+        #expect(seen.withLock { $0 } == ["abc"])
         await connection.close()
         await server.shutdown()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SignalingSupport
 import TestSupport
 import Testing
 import WebSocketTransport
@@ -43,11 +44,11 @@ import WebSocketTransport
     }
 
     @Test func upgradeFilterSeesPathQueryAndHeadersAndCanRefuse() async throws {
-        let seen = LockedBox<[UpgradeRequest]>([])
+        let seen = LockedValue<[UpgradeRequest]>([])
         var configuration = WebSocketServerConfiguration()
         configuration.extraHeaderNames = ["X-Client-Id"]
         configuration.upgradeFilter = { request in
-            seen.mutate { $0.append(request) }
+            seen.withLock { $0.append(request) }
             return request.queryItem("access_token") == "good" ? .accept : .reject(status: 401, reason: "unauthorized")
         }
         let server = try await WebSocketServer.start(configuration)
@@ -59,7 +60,7 @@ import WebSocketTransport
         }
         let accepted = try await WebSocketConnection.connect(to: server.url + "/room?access_token=good", configuration: client)
 
-        let requests = seen.value
+        let requests = seen.withLock { $0 }
         #expect(requests.count == 2)
         #expect(requests.last?.path == "/room")
         #expect(requests.last?.query == "access_token=good")

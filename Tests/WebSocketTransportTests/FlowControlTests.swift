@@ -1,4 +1,5 @@
 import Foundation
+import SignalingSupport
 import TestSupport
 import Testing
 import WebSocketTransport
@@ -12,20 +13,20 @@ import WebSocketTransport
         let client = try await WebSocketConnection.connect(to: server.url + "/flow")
         let receiver = try await firstConnection(server)
         let count = 2000, size = 16 << 10  // 32 MiB: far more than the kernel's loopback buffers hold
-        let sent = LockedBox(0)
+        let sent = LockedValue(0)
         let sender = Task {
             for i in 0..<count {
                 var payload = Data(count: size)
                 withUnsafeBytes(of: UInt32(i).bigEndian) { payload.replaceSubrange(0..<4, with: $0) }
                 try await client.send(.binary(payload))
-                sent.mutate { $0 += 1 }
+                sent.withLock { $0 += 1 }
             }
         }
 
         // Given a receiver that has not read anything, reading pauses at the high watermark…
         try await waitUntil("reading paused") { receiver.inboundFlow.isReadingPaused }
         // …and the sender is held back: it cannot have pushed everything into the kernel.
-        #expect(sent.value < count)
+        #expect(sent.withLock { $0 } < count)
 
         // When the receiver drains, every message arrives, in order, and memory stayed bounded.
         for expected in 0..<count {

@@ -9,11 +9,11 @@ import Testing
 @Suite struct HTTPBodyTests {
     /// A server accepting bodies of up to 64 bytes, whose handler records each request and echoes its body.
     static func echoingServer(handshakeTimeout: Duration = .seconds(5))
-        async throws -> (WebSocketServer, LockedBox<[HTTPRequest]>)
+        async throws -> (WebSocketServer, LockedValue<[HTTPRequest]>)
     {
-        let seen = LockedBox<[HTTPRequest]>([])
+        let seen = LockedValue<[HTTPRequest]>([])
         let server = try await HTTPTests.server(maxBody: 64, handshakeTimeout: handshakeTimeout) { request in
-            seen.mutate { $0.append(request) }
+            seen.withLock { $0.append(request) }
             return HTTPResponse(status: 200, headers: ["content-type": "text/plain"],
                                 body: Array("\(request.method) \(request.path) ".utf8) + request.body)
         }
@@ -29,9 +29,9 @@ import Testing
         try client.send("GET /after HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try await HTTPTests.response(client)?.text == "POST /login token=a+b%2F")
         #expect(try await HTTPTests.response(client)?.text == "GET /after ")
-        #expect(seen.value.map(\.method) == ["POST", "GET"])
-        #expect(seen.value.first?.headers["host"] == "127.0.0.1")
-        #expect(seen.value.last?.body == [])
+        #expect(seen.withLock { $0 }.map(\.method) == ["POST", "GET"])
+        #expect(seen.withLock { $0 }.first?.headers["host"] == "127.0.0.1")
+        #expect(seen.withLock { $0 }.last?.body == [])
         await server.shutdown()
     }
 
@@ -44,7 +44,7 @@ import Testing
         #expect(try await HTTPTests.response(client)?.text == "POST /logout ")
         try client.request("GET", "/after")
         #expect(try await HTTPTests.response(client)?.text == "GET /after ")
-        #expect(seen.value.map(\.body) == [[], []])
+        #expect(seen.withLock { $0 }.map(\.body) == [[], []])
         await server.shutdown()
     }
 
@@ -57,7 +57,7 @@ import Testing
         #expect(response.status == 413)
         #expect(response.headers["connection"] == "close")
         #expect(try await withDeadline(.seconds(10), "EOF") { try await client.tcp.waitForEOF() })
-        #expect(seen.value.isEmpty)
+        #expect(seen.withLock { $0 }.isEmpty)
         await server.shutdown()
     }
 
@@ -66,7 +66,7 @@ import Testing
         let client = try RawHTTPClient(port: server.port)
         try client.send("POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\nslow")
         #expect(try await withDeadline(.seconds(10), "the socket dropped") { try await client.tcp.waitForEOF() })
-        #expect(seen.value.isEmpty)
+        #expect(seen.withLock { $0 }.isEmpty)
         await server.shutdown()
     }
 
@@ -77,7 +77,7 @@ import Testing
         let response = try #require(try await HTTPTests.response(client))
         #expect(response.status == 405)
         #expect(response.headers["allow"] == "GET, HEAD, POST")
-        #expect(seen.value.isEmpty)
+        #expect(seen.withLock { $0 }.isEmpty)
         await server.shutdown()
     }
 }

@@ -7,9 +7,9 @@ import Testing
 /// beside plain requests (docs/libwebsockets.md#plain-http).
 @Suite struct HTTPConnectionTests {
     @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
-        let peers = LockedBox<[String]>([])
+        let peers = LockedValue<[String]>([])
         let server = try await HTTPTests.server { request in
-            peers.mutate { $0.append(request.path) }
+            peers.withLock { $0.append(request.path) }
             return HTTPResponse(status: 200, contentType: "text/plain", body: "path \(request.path)")
         }
         let client = try RawHTTPClient(port: server.port)
@@ -20,7 +20,7 @@ import Testing
 
         #expect(first.body == Array("path /first".utf8))
         #expect(second.body == Array("path /second".utf8))
-        #expect(peers.value == ["/first", "/second"])
+        #expect(peers.withLock { $0 } == ["/first", "/second"])
         await server.shutdown()
     }
 

@@ -30,9 +30,9 @@ import Testing
     func anAmbiguousBodyIsRefusedWith400AndTheSmuggledRequestIsNeverServed(_ name: String) async throws {
         let headers = try #require(Self.ambiguous.first { $0.0 == name }?.1)
         #expect(Self.smuggled.utf8.count == 38)
-        let paths = LockedBox<[String]>([])
+        let paths = LockedValue<[String]>([])
         let server = try await HTTPTests.server { request in
-            paths.mutate { $0.append(request.path) }
+            paths.withLock { $0.append(request.path) }
             return HTTPResponse(status: 200, contentType: "text/plain", body: "served \(request.path)")
         }
         let client = try RawHTTPClient(port: server.port)
@@ -46,16 +46,16 @@ import Testing
         #expect(text.hasPrefix("HTTP/1.1 400 "), "\(name): \(text)")
         #expect(text.lowercased().contains("connection: close"), "\(name): \(text)")
         #expect(text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(name): one response only: \(text)")
-        #expect(paths.value.isEmpty, "\(name): served \(paths.value)")
+        #expect(paths.withLock { $0 }.isEmpty, "\(name): served \(paths.withLock { $0 })")
         await server.shutdown()
     }
 
     @Test(arguments: ["POST", "PUT", "PATCH"])
     func aBodyWithoutALengthIsRefusedWith411AndTheNextRequestIsNeverTakenForIt(_ method: String) async throws {
         // RFC 9112 §6.3: the request has no body and `GET /smuggled` is the next one; lws would read it as a body.
-        let paths = LockedBox<[String]>([])
+        let paths = LockedValue<[String]>([])
         let server = try await HTTPTests.server(maxBody: 64) { request in
-            paths.mutate { $0.append(request.path) }
+            paths.withLock { $0.append(request.path) }
             return HTTPResponse(status: 200, contentType: "text/plain", body: "served \(request.path)")
         }
         let client = try RawHTTPClient(port: server.port)
@@ -68,7 +68,7 @@ import Testing
         #expect(text.hasPrefix("HTTP/1.1 " + status), "\(method): \(text)")
         #expect(text.lowercased().contains("connection: close"), "\(method): \(text)")
         #expect(text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(method): one response only: \(text)")
-        #expect(paths.value.isEmpty, "\(method): served \(paths.value)")
+        #expect(paths.withLock { $0 }.isEmpty, "\(method): served \(paths.withLock { $0 })")
         await server.shutdown()
     }
 

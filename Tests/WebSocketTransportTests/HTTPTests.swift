@@ -32,9 +32,9 @@ import Testing
     }
 
     @Test func getWithQueryAndHeadersReachesTheHandlerWithTheRightFields() async throws {
-        let seen = LockedBox<HTTPRequest?>(nil)
+        let seen = LockedValue<HTTPRequest?>(nil)
         let server = try await Self.server(extraHeaders: ["X-Trace-Id"]) { request in
-            seen.mutate { $0 = request }
+            seen.withLock { $0 = request }
             return HTTPResponse(status: 200, contentType: "text/plain", body: "ok")
         }
         let client = try RawHTTPClient(port: server.port)
@@ -45,7 +45,7 @@ import Testing
         #expect(response.status == 200)
         #expect(response.body == Array("ok".utf8))
 
-        let request = try #require(seen.value)
+        let request = try #require(seen.withLock { $0 })
         #expect(request.method == "GET")
         #expect(request.path == "/metrics/a b")
         #expect(request.query == ["format": "json", "name": "a+b c", "x": "2", "flag": ""])
@@ -154,12 +154,12 @@ import Testing
     @Test func aPeerClosingBeforeTheResponseLeavesNothingBehind() async throws {
         let loop = try WebSocketEventLoop()
         let entered = Gate(), release = Gate()
-        let cancelled = LockedBox(false)
+        let cancelled = LockedValue(false)
         let server = try await Self.server(loop: loop, timeout: .milliseconds(300)) { request in
             if request.path == "/wait" {
                 entered.open()
                 await release.wait()
-                cancelled.mutate { $0 = Task.isCancelled }
+                cancelled.withLock { $0 = Task.isCancelled }
             }
             return HTTPResponse(status: 200, contentType: "text/plain", body: "late")
         }
@@ -173,7 +173,7 @@ import Testing
         try await waitUntil("socket released", asyncCondition: { await loop.connectionCount() == 0 })
         release.open()
         try await waitUntil("late response dropped", asyncCondition: { (try? await Self.dropped(server)) == 1 })
-        #expect(cancelled.value)
+        #expect(cancelled.withLock { $0 })
 
         // The server goes on serving.
         let again = try RawHTTPClient(port: server.port)
@@ -184,9 +184,9 @@ import Testing
     }
 
     @Test func otherMethodsGet405AndTheConnectionCloses() async throws {
-        let calls = LockedBox(0)
+        let calls = LockedValue(0)
         let server = try await Self.server { _ in
-            calls.mutate { $0 += 1 }
+            calls.withLock { $0 += 1 }
             return HTTPResponse(status: 200)
         }
         let client = try RawHTTPClient(port: server.port)
@@ -196,7 +196,7 @@ import Testing
         #expect(response.headers["allow"] == "GET, HEAD")
         #expect(response.headers["connection"] == "close")
         #expect(try await withDeadline(.seconds(10), "EOF") { try await client.tcp.waitForEOF() })
-        #expect(calls.value == 0)
+        #expect(calls.withLock { $0 } == 0)
         await server.shutdown()
     }
 

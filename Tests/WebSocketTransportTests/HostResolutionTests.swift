@@ -47,10 +47,10 @@ import WebSocketTransport
 
     @Test func aResolvedNameIsDialledByAddressAndSentAsTheHostHeader() async throws {
         // Given a server that records the Host header of each upgrade
-        let hosts = LockedBox<[String]>([])
+        let hosts = LockedValue<[String]>([])
         var server = WebSocketServerConfiguration()
         server.upgradeFilter = { request in
-            hosts.mutate { $0.append(request.headers["host"] ?? "") }
+            hosts.withLock { $0.append(request.headers["host"] ?? "") }
             return .accept
         }
         let echo = try await EchoServer.start(server)
@@ -63,7 +63,7 @@ import WebSocketTransport
 
         // Then it reached the server, and the Host header names room.test
         #expect(try await nextMessage(connection) == .text("hello"))
-        #expect(hosts.value == ["room.test:\(echo.server.port)"])
+        #expect(hosts.withLock { $0 } == ["room.test:\(echo.server.port)"])
 
         // And a name the resolver refuses fails the connect with its reason
         await #expect(throws: TransportError.connectFailed("unknown host nowhere.example")) {
@@ -116,19 +116,19 @@ extension HostResolutionTests {
         configuration.handshakeTimeout = .seconds(600)
 
         // When the connect runs in a task that was cancelled before it started resolving
-        let outcome = LockedBox<String?>(nil)
+        let outcome = LockedValue<String?>(nil)
         Task {
             withUnsafeCurrentTask { $0?.cancel() }
             do {
                 _ = try await WebSocketConnection.connect(to: "ws://slow.test:9/", configuration: configuration)
-                outcome.mutate { $0 = "connected" }
+                outcome.withLock { $0 = "connected" }
             } catch {
-                outcome.mutate { $0 = "\(error)" }
+                outcome.withLock { $0 = "\(error)" }
             }
         }
 
         // Then it fails at once instead of waiting out the lookup (or the budget)
-        try await waitUntil("the cancelled connect to end") { outcome.value != nil }
-        #expect(outcome.value?.contains("cancelled") == true, "\(String(describing: outcome.value))")
+        try await waitUntil("the cancelled connect to end") { outcome.withLock { $0 } != nil }
+        #expect(outcome.withLock { $0 }?.contains("cancelled") == true, "\(String(describing: outcome.withLock { $0 }))")
     }
 }
