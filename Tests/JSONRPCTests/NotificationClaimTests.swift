@@ -1,4 +1,5 @@
 import JSONRPC
+import SignalingSupport
 import TestSupport
 import Testing
 
@@ -21,10 +22,10 @@ import Testing
         // Given a client with a catch-all observer and a claim on the `sharedObject` namespace
         let (near, far) = LocalMessageConnection.pair()
         let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
-        let observed = LockedBox<[String]>([]), claimed = LockedBox<[String]>([])
-        client.observeNotifications { notification in observed.mutate { $0.append(notification.method) } }
+        let observed = LockedValue<[String]>([]), claimed = LockedValue<[String]>([])
+        client.observeNotifications { notification in observed.withLock { $0.append(notification.method) } }
         let claim = client.claimNotifications(inNamespace: "sharedObject", by: "test") { notification in
-            claimed.mutate { $0.append(notification.method) }
+            claimed.withLock { $0.append(notification.method) }
         }
         let raw = Arrivals("raw notifications", of: client.notifications)
 
@@ -34,8 +35,8 @@ import Testing
         try await Self.deliver(sent, to: client, from: RawPeer(connection: far))
 
         // Then the claimant got its namespace's (the part before the first dot), in wire order, and nobody else did
-        #expect(claimed.value == ["sharedObject.update", "sharedObject.message"])
-        #expect(observed.value == ["participantJoined", "app.ping", "sharedObject", "sharedObjects.update",
+        #expect(claimed.withLock { $0 } == ["sharedObject.update", "sharedObject.message"])
+        #expect(observed.withLock { $0 } == ["participantJoined", "app.ping", "sharedObject", "sharedObjects.update",
                                    "custonNotification"])
         // and the raw stream still carries every notification as received
         var all: [String] = []
@@ -49,8 +50,8 @@ import Testing
         let (near, far) = LocalMessageConnection.pair()
         let client = JSONRPCClient(transport: FixedTransport(connection: near), configuration: Self.patient)
         let peer = RawPeer(connection: far)
-        let observed = LockedBox<[String]>([]), claimed = LockedBox<[String]>([])
-        client.observeNotifications { notification in observed.mutate { $0.append(notification.method) } }
+        let observed = LockedValue<[String]>([]), claimed = LockedValue<[String]>([])
+        client.observeNotifications { notification in observed.withLock { $0.append(notification.method) } }
         var claim: NotificationClaim? = client.claimNotifications(inNamespace: "sharedObject", by: "first") { _ in
             Issue.record("a released claim was called")
         }
@@ -60,13 +61,13 @@ import Testing
         // When its notifications arrive, then it is claimed again and more arrive
         try await Self.deliver(["sharedObject.update"], to: client, from: peer)
         let again = client.claimNotifications(inNamespace: "sharedObject", by: "second") { notification in
-            claimed.mutate { $0.append(notification.method) }
+            claimed.withLock { $0.append(notification.method) }
         }
         try await Self.deliver(["sharedObject.closed"], to: client, from: peer)
 
         // Then the unclaimed one went to the observers, the later one to the new claimant
-        #expect(observed.value == ["sharedObject.update"])
-        #expect(claimed.value == ["sharedObject.closed"])
+        #expect(observed.withLock { $0 } == ["sharedObject.update"])
+        #expect(claimed.withLock { $0 } == ["sharedObject.closed"])
         withExtendedLifetime(again) {}
     }
 

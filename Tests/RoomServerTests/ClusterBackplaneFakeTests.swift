@@ -13,14 +13,14 @@ struct ClusterBackplaneFakeTests {
         let backplane = InMemoryBackplane(nodeID: "a", members: ["room1": [ClusterMember(user: "bob", node: "b",
                                                                                           publishing: false)]])
         let server = try await RoomServer.start(.init(cluster: InMemoryBackplane.Configuration(backplane: backplane)))
-        #expect(backplane.started.value)
+        #expect(backplane.started.withLock { $0 })
         let alice = try await RoomPeer.dialing(server.url)
 
         // When alice joins room1
         let existing = try await alice.join("alice")
 
         // Then her name was claimed through the backplane, bob is listed, and her arrival went to the other nodes
-        #expect(backplane.claims.value == ["room1/alice"])
+        #expect(backplane.claims.withLock { $0 } == ["room1/alice"])
         #expect(existing.arrayValue?.compactMap { $0["id"]?.stringValue } == ["bob"])
         #expect(try await backplane.posts.next() == "participantJoined room1 alice ")
 
@@ -44,7 +44,7 @@ struct ClusterBackplaneFakeTests {
 
         // And shutting the server down stops the backplane
         await server.shutdown()
-        #expect(backplane.stopped.value)
+        #expect(backplane.stopped.withLock { $0 })
     }
 }
 
@@ -61,10 +61,10 @@ final class InMemoryBackplane: ClusterBackplane {
     let events: AsyncStream<ClusterIncoming>
     private let continuation: AsyncStream<ClusterIncoming>.Continuation
     private let members: [String: [ClusterMember]]
-    let started = LockedBox(false)
-    let stopped = LockedBox(false)
+    let started = LockedValue(false)
+    let stopped = LockedValue(false)
     /// `room/user` of each claim and release, in order.
-    let claims = LockedBox<[String]>([])
+    let claims = LockedValue<[String]>([])
     let releases = Arrivals<String>("names released")
     /// Each event posted, as `kind room user payload`.
     let posts = Arrivals<String>("events posted")
@@ -79,14 +79,14 @@ final class InMemoryBackplane: ClusterBackplane {
     func deliver(_ event: ClusterEvent) { continuation.yield(.event(event)) }
 
     var isRecovering: Bool { false }
-    func start() async throws(ClusterError) { started.mutate { $0 = true } }
+    func start() async throws(ClusterError) { started.withLock { $0 = true } }
     func stop() async {
-        stopped.mutate { $0 = true }
+        stopped.withLock { $0 = true }
         continuation.finish()
     }
 
     func claim(user: String, room: String) async throws(ClusterError) -> Bool {
-        claims.mutate { $0.append("\(room)/\(user)") }
+        claims.withLock { $0.append("\(room)/\(user)") }
         return true
     }
 
@@ -97,7 +97,7 @@ final class InMemoryBackplane: ClusterBackplane {
     func setPublishing(_ publishing: Bool, user: String, room: String) async throws(ClusterError) {}
 
     func members(of room: String) async throws(ClusterError) -> [ClusterMember] {
-        (members[room] ?? []) + claims.value.filter { $0.hasPrefix(room + "/") }
+        (members[room] ?? []) + claims.withLock { $0 }.filter { $0.hasPrefix(room + "/") }
             .map { ClusterMember(user: String($0.dropFirst(room.count + 1)), node: nodeID, publishing: false) }
     }
 
