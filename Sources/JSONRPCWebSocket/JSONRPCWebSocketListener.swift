@@ -3,9 +3,9 @@ import SignalingSupport
 public import WebSocketTransport
 public import JSONRPC
 
-/// A ``JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
-/// (``JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by
-/// ``JSONRPCServer/listen(on:loop:)``; call ``shutdown(code:reason:timeout:)`` when done, or it serves until the process
+/// A ``/JSONRPC/JSONRPCServer`` listening on a WebSocket port: every accepted connection is served
+/// (``/JSONRPC/JSONRPCServer/serve(_:)``) in its own child task until it ends. Made by
+/// `JSONRPCServer.listen(on:loop:)`; call ``shutdown(code:reason:timeout:)`` when done, or it serves until the process
 /// ends.
 ///
 /// ```swift
@@ -51,9 +51,9 @@ public final class JSONRPCWebSocketListener: Sendable {
 
     /// Stops accepting, closes every connection with 1001 (`code`), cancels the handlers still running, and
     /// returns once every connection's serving has finished, or `timeout` after the call (on the server's
-    /// ``JSONRPCServer/Configuration/clock``), whichever comes first (docs/architecture.md#shutdown).
+    /// ``/JSONRPC/JSONRPCServer/Configuration/clock``), whichever comes first (docs/architecture.md#shutdown).
     ///
-    /// A cancelled handler that does not return is waited for until its ``JSONRPCServer/Configuration/handlerTimeout``
+    /// A cancelled handler that does not return is waited for until its ``/JSONRPC/JSONRPCServer/Configuration/handlerTimeout``
     /// at most, and not past `timeout`: a handler still running then is abandoned (it goes on, and whatever it
     /// returns is dropped, its connection being closed), with a warning in the server's log.
     public func shutdown(code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down",

@@ -3,7 +3,7 @@ public import SignalingSupport
 public import WebSocketTransport
 public import JSONRPC
 
-/// The settings every typed signaling client over a ``JSONRPCClient`` shares (`RoomClient`, `TreeClient`): the
+/// The settings every typed signaling client over a ``/JSONRPC/JSONRPCClient`` shares (`RoomClient`, `TreeClient`): the
 /// JSON-RPC timing, the WebSocket and its bearer token, logging, the clock and the event buffer.
 ///
 /// `TreeClient.Configuration` is this type; `RoomClient.Configuration` holds one and adds its own settings, and
@@ -26,9 +26,9 @@ public struct SignalingClientConfiguration: Sendable {
     /// Per-subscriber buffer of the client's `events` (and of its delegate). Default 1,024.
     public var eventBufferLimit: Int
     /// What happens on a drop: reconnect and resume the session (a room client also rejoins when the server lost
-    /// it). Default ``JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
+    /// it). Default ``/JSONRPC/JSONRPCClient/ReconnectPolicy/standard``; `.off` ends the client at the first drop.
     public var reconnect: JSONRPCClient.ReconnectPolicy
-    /// The `ping` heartbeat. Default ``JSONRPCClient/Heartbeat/standard`` (every 5 s).
+    /// The `ping` heartbeat. Default ``/JSONRPC/JSONRPCClient/Heartbeat/standard`` (every 5 s).
     public var heartbeat: JSONRPCClient.Heartbeat
     /// Where the client's metrics go (docs/operations.md#metrics: its reconnections). Default: the factory the
     /// process bootstrapped when this configuration was made (none: no metrics).
@@ -80,7 +80,7 @@ public struct SignalingClientConfiguration: Sendable {
                                             resendsOnResume: profile.resendsOnResume)
     }
 
-    /// The settings of the client's ``JSONRPCClient``.
+    /// The settings of the client's ``/JSONRPC/JSONRPCClient``.
     package var rpc: JSONRPCClient.Configuration {
         .init(requestTimeout: requestTimeout, retries: retries, autoConnect: autoConnect, reconnect: reconnect,
               heartbeat: heartbeat, logger: logger, clock: clock, metrics: metrics, resendsOnResume: resendsOnResume,

@@ -2,12 +2,12 @@ import Foundation
 public import WebSocketTransport
 public import JSONRPC
 
-/// A ``MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
+/// A ``/JSONRPC/MessageConnection`` over a ``/WebSocketTransport/WebSocketConnection``: the production seam between the
 /// JSON-RPC endpoints and the socket (docs/architecture.md#modules).
 ///
 /// - Messages go out as text frames. An inbound binary frame is read as UTF-8 text (invalid bytes become U+FFFD,
 ///   which the JSON parser then rejects).
-/// - Every end of the connection, the clean 1000 close included, surfaces as ``ConnectionEnd`` with the close
+/// - Every end of the connection, the clean 1000 close included, surfaces as ``/JSONRPC/ConnectionEnd`` with the close
 ///   code and reason, from ``receive()`` and from ``send(_:)``.
 /// - A server's connection to a SockJS session URL carries SockJS framing (docs/wire-protocol.md#sockjs): the
 ///   adapter sends the open frame, wraps each message in an `a[…]` frame, sends heartbeats and a `c[…]` frame
@@ -64,7 +64,7 @@ public final class WebSocketMessageConnection: MessageConnection {
     public var closedLocally: Bool { get async { await webSocket.closeInfo.initiatedLocally } }
 
     /// Sends `text` as one text message; returns once the transport has taken it.
-    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    /// - Throws: ``/JSONRPC/ConnectionEnd`` once the connection is closing or closed.
     public func send(_ text: String) async throws {
         do {
             try await webSocket.send(.text(frame(text)))
@@ -76,7 +76,7 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// Queues `text` as one text message without waiting for it to be written (fan-out: one slow peer must not
     /// hold up the sender); a queue above the transport's byte limit closes the connection with 1008
     /// (docs/architecture.md#backpressure). `whenWritten` runs on the transport's service thread.
-    /// - Throws: ``ConnectionEnd`` once the connection is closing or closed.
+    /// - Throws: ``/JSONRPC/ConnectionEnd`` once the connection is closing or closed.
     public func enqueue(_ text: String, whenWritten: (@Sendable (ConnectionEnd?) -> Void)?) throws {
         do {
             var written: (@Sendable (TransportError?) -> Void)?
@@ -90,7 +90,7 @@ public final class WebSocketMessageConnection: MessageConnection {
     }
 
     /// The next inbound message.
-    /// - Throws: ``ConnectionEnd`` once the connection has ended (after every message that arrived before the
+    /// - Throws: ``/JSONRPC/ConnectionEnd`` once the connection has ended (after every message that arrived before the
     ///   close was delivered), or `CancellationError` when the waiting task is cancelled.
     public func receive() async throws -> String {
         guard let sockJS else { return try await receiveFrame() }

@@ -2,7 +2,7 @@ public import WebSocketTransport
 public import JSONRPC
 package import Logging
 
-/// A ``MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.
+/// A ``/JSONRPC/MessageTransport`` that dials one `ws://` or `wss://` URL; each ``connect()`` opens a new WebSocket.
 public struct WebSocketMessageTransport: MessageTransport {
     /// The endpoint, e.g. `ws://127.0.0.1:8888/kurento`.
     public var url: String
@@ -20,8 +20,8 @@ public struct WebSocketMessageTransport: MessageTransport {
 
     /// Opens a WebSocket connection.
     /// - Throws: the ``/WebSocketTransport/TransportError`` of a failed connect (bad URL, refused, TLS, timeout);
-    ///   for an upgrade refused with HTTP 401 or 403, the ``ConnectionEnd`` of the same refusal after the handshake
-    ///   (4401, 4403: ``ConnectionEnd/isAuthorizationRefusal``), so that a client treats both alike.
+    ///   for an upgrade refused with HTTP 401 or 403, the ``/JSONRPC/ConnectionEnd`` of the same refusal after the handshake
+    ///   (4401, 4403: ``/JSONRPC/ConnectionEnd/isAuthorizationRefusal``), so that a client treats both alike.
     public func connect() async throws -> any MessageConnection {
         do {
             return WebSocketMessageConnection(try await WebSocketConnection.connect(to: url, configuration: configuration, loop: loop))
@@ -35,7 +35,7 @@ public struct WebSocketMessageTransport: MessageTransport {
 extension JSONRPCClient {
     /// Creates a client for the JSON-RPC endpoint at `url` (`ws://` or `wss://`), over ``WebSocketMessageTransport``.
     /// With `authToken`, every handshake (and redial) carries `Authorization: Bearer <authToken>`, as `RoomClient`'s
-    /// does; a server that refuses it fails the call with ``RPCError/unauthorized(_:)`` or ``RPCError/forbidden(_:)``.
+    /// does; a server that refuses it fails the call with ``/JSONRPC/RPCError/unauthorized(_:)`` or ``/JSONRPC/RPCError/forbidden(_:)``.
     ///
     /// ```swift
     /// let client = JSONRPCClient(url: "ws://127.0.0.1:8888/kurento")

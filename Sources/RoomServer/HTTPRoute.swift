@@ -20,7 +20,7 @@ public import JSONRPCWebSocket
 public struct HTTPRoute: Sendable {
     /// The methods a route can answer.
     public enum Method: String, Sendable, Hashable {
-        /// `GET`, and `HEAD` too: the handler sees ``/WebSocketTransport/HTTPRequest/method`` `HEAD` and the
+        /// `GET`, and `HEAD` too: the handler sees `HTTPRequest.method` `HEAD` and the
         /// server writes no body.
         case get = "GET"
         /// `POST` with a `Content-Length` body of at most ``HTTPRoute/maxBodySize`` bytes (`Content-Length: 0`:
@@ -35,7 +35,7 @@ public struct HTTPRoute: Sendable {
     public var path: String
     /// The largest `POST` body it accepts, in bytes (413 past it). Default 64 KiB; ignored for ``Method/get``.
     public var maxBodySize: Int
-    /// Answers one request; the ``/WebSocketTransport/HTTPRequest`` carries the query, the headers, the peer
+    /// Answers one request; the `HTTPRequest` carries the query, the headers, the peer
     /// address and the body.
     public var handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
 

@@ -17,6 +17,6 @@ public struct TreeIdRequest: Sendable, Hashable {
         self.upgrade = upgrade
     }
 
-    /// The bearer token of the upgrade (``/WebSocketTransport/UpgradeRequest/bearerToken``).
+    /// The bearer token of the upgrade (`UpgradeRequest.bearerToken`).
     public var bearerToken: String? { upgrade?.bearerToken }
 }
