@@ -77,7 +77,7 @@ final class AdminFeed: Sendable {
         }
     }
 
-    /// Sends one fresh snapshot to every subscriber (`changed`: the change timer fired), then arms the refresh.
+    /// Arms the refresh, then sends one fresh snapshot to every subscriber (`changed`: the change timer fired).
     private func publish(changed: Bool = true) {
         let subscribers = state.withLock { s -> [SessionOutbox] in
             if changed { s.armed = false }
@@ -85,6 +85,9 @@ final class AdminFeed: Sendable {
             return s.stopped ? [] : Array(s.subscribers.values)
         }
         guard !subscribers.isEmpty else { return }
+        // Armed before the snapshot goes out, so whoever has seen it finds the next refresh already counting from
+        // this publication (armed after, a clock that moved on in between pushed it a whole interval later).
+        armRefresh()
         if let params = try? JSONValue(encoding: snapshot()) {
             let note = EncodedNotification(method: Self.notification, params: params)
             for outbox in subscribers {
@@ -92,7 +95,6 @@ final class AdminFeed: Sendable {
                 outbox.flush()
             }
         }
-        armRefresh()
     }
 
     /// Arms the refresh timer (``OperationsConfiguration/snapshotRefresh``): if nothing was published when it fires
