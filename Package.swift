@@ -299,6 +299,9 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["SignalingSupport", "JSONRPC", "PeerManager", "SDP"], swiftSettings: strict
         ),
+        // The room tests' user (a RoomClient and every event it received), for the suites that run rooms over a server:
+        // a target of its own, so that TestSupport (linked by the kms-double executable) links no room client.
+        .target(name: "RoomTestSupport", dependencies: ["TestSupport", "RoomClient"], swiftSettings: strict),
         .executableTarget(
             name: "kms-double",
             dependencies: ["TestSupport", "SignalingSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -320,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "ClusterTests",
             dependencies: ["RoomServer", "RoomClient", "RoomCluster", "RoomProtocol", "JSONRPC", "PeerManager", "SDP",
-                           "SharedObjects", "SharedObjectServer", "SignalingSupport", "TestSupport", "KurentoClient"],
+                           "SharedObjects", "SharedObjectServer", "SignalingSupport", "TestSupport", "RoomTestSupport", "KurentoClient"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -442,7 +445,7 @@ let package = Package(
             name: "MetricsTests",
             dependencies: [
                 "RoomServer", "RoomClient", "RoomCluster", "JSONRPC", "PeerManager", "SDP",
-                "SignalingSupport", "TestSupport", "KurentoClient", "RoomServerPrometheus",
+                "SignalingSupport", "TestSupport", "RoomTestSupport", "KurentoClient", "RoomServerPrometheus",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
@@ -453,7 +456,7 @@ let package = Package(
             name: "RoomEndToEndTests",
             dependencies: [
                 "RoomClient", "RoomServer", "PeerManager", "SDP", "JSONRPC", "RoomProtocol", "SignalingSupport",
-                "TestSupport", "KurentoClient",
+                "TestSupport", "RoomTestSupport", "KurentoClient",
             ],
             swiftSettings: strict
         ),

@@ -6,6 +6,7 @@ import RoomCluster
 import RoomProtocol
 import SDP
 import RoomServer
+import RoomTestSupport
 import SharedObjectServer
 import SharedObjects
 import SignalingSupport
@@ -70,41 +71,34 @@ struct Cluster {
     }
 }
 
-/// A room client that keeps every room event it receives, read one at a time with a deadline.
+/// A room client that keeps every room event it receives but connection states and ICE candidates (the tests read
+/// what the room says), read one at a time with a deadline.
 final class Member: Sendable {
-    let name: String
-    let client: RoomClient
+    private let user: RoomTestClient
+    var name: String { user.name }
+    var client: RoomClient { user.client }
     /// The shared objects of the room client's connection (one per connection).
     let shared: SharedObjectClient
-    private let inbox: Arrivals<RoomEvent>
 
     convenience init(_ name: String, room: String = "demo", at node: RoomServer, failover: [String] = []) {
         self.init(name, room: room, url: node.url, failover: failover)
     }
 
     init(_ name: String, room: String = "demo", url: String, failover: [String] = []) {
-        self.name = name
-        client = RoomClient(room: Room(username: name, roomName: room, url: url),
-                            configuration: .init(failoverURLs: failover))
-        shared = SharedObjectClient(client: client.jsonRPCClient)
-        // (connection states and ICE candidates are left out: the tests read what the room says)
-        let events = client.events.filter { event in
+        user = RoomTestClient(name, room: room, url: url, configuration: .init(failoverURLs: failover)) { event in
             switch event {
             case .connectionStateChanged, .iceCandidate: false
             default: true
             }
         }
-        inbox = Arrivals("\(name)'s room events", of: events)
+        shared = SharedObjectClient(client: user.client.jsonRPCClient)
     }
 
     /// Connects and joins; the names of the participants already there.
-    func join() async throws -> [String] {
-        try await client.connect()
-        return try await client.join().map(\.identifier).sorted()
-    }
+    func join() async throws -> [String] { try await user.join().map(\.identifier).sorted() }
 
     /// The next room event.
-    func next() async throws -> RoomEvent { try await inbox.next() }
+    func next() async throws -> RoomEvent { try await user.events.next() }
 
     /// The next room event that is neither a chat message nor a join.
     func nextSkippingChatAndJoins() async throws -> RoomEvent {

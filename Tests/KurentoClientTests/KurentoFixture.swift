@@ -30,17 +30,17 @@ struct KurentoFixture {
 
 /// Collects a client's connection events, to wait for one with a deadline.
 final class ConnectionLog: Sendable {
-    private let events = LockedValue<[KurentoConnectionEvent]>([])
+    private let events = Arrivals<KurentoConnectionEvent>("connection events")
 
     init(_ client: KurentoClient) {
-        client.observeConnection { [events] event in events.withLock { $0.append(event) } }
+        client.observeConnection { [events] event in events.append(event) }
     }
 
-    var all: [KurentoConnectionEvent] { events.withLock { $0 } }
+    var all: [KurentoConnectionEvent] { events.all }
 
     /// Waits until an event matching `matches` was seen.
     func wait(for what: String, _ matches: @escaping @Sendable (KurentoConnectionEvent) -> Bool) async throws {
-        try await waitUntil(what) { self.events.withLock { $0 }.contains(where: matches) }
+        try await events.first(what, where: matches)
     }
 }
 

@@ -2,6 +2,7 @@ import JSONRPC
 import RoomClient
 import RoomCluster
 import RoomServer
+import RoomTestSupport
 import Testing
 import TestSupport
 
@@ -22,16 +23,16 @@ struct ClusterMetricsTests {
             let cluster = ClusterConfiguration(redis: url, nodeID: "node\(index)", timeout: .seconds(2) * deadlineScale)
             nodes.append(try await RoomServer.start(.init(cluster: cluster, metrics: fixture.metrics)))
         }
-        let alice = MeteredUser("alice", room: "spread", url: nodes[0].url)
-        let bob = MeteredUser("bob", room: "spread", url: nodes[1].url)
+        let alice = RoomTestClient.metered("alice", room: "spread", url: nodes[0].url)
+        let bob = RoomTestClient.metered("bob", room: "spread", url: nodes[1].url)
 
         try await withDeadline(.seconds(30), "the cluster session") {
             // alice joins on node 0, bob on node 1, and alice's chat reaches bob through node 1
             try await alice.client.join()
             try await bob.client.join()
-            try await alice.waitFor("bob joined") { if case .participantJoined = $0 { true } else { false } }
+            try await alice.waitForEvent("bob joined") { if case .participantJoined = $0 { true } else { false } }
             try await alice.client.sendMessage("across")
-            try await bob.waitFor("the chat") { $0 == .message("across", from: "alice") }
+            try await bob.waitForEvent("the chat") { $0 == .message("across", from: "alice") }
             try await fixtures[1].waitUntil(Self.events("received", "sendMessage"), is: 1)
 
             let first = fixtures[0].scrape, second = fixtures[1].scrape

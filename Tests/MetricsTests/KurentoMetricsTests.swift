@@ -4,6 +4,7 @@ import PeerManager
 import Prometheus
 import RoomClient
 import RoomServer
+import RoomTestSupport
 import SDP
 import Testing
 import TestSupport
@@ -34,7 +35,7 @@ import TestSupport
             #expect(response.status == 200)
             return Scrape(response.text)
         }
-        let alice = MeteredUser("alice", room: "kms-metrics", url: server.url)
+        let alice = RoomTestClient.metered("alice", room: "kms-metrics", url: server.url)
 
         try await withDeadline(.seconds(30), "the KMS metrics") {
             // Before any media: the instruments are there, at zero
@@ -54,7 +55,7 @@ import TestSupport
             // When KMS raises an Error event on her endpoint: counted, and the endpoint released (the pipeline stays)
             let publisher = try #require(kms.liveObjects.first { $0.value == "WebRtcEndpoint" }?.key)
             kms.emitError(on: publisher, description: "Error code 1: stream failed", type: "STREAM_ERROR_FAILED")
-            try await alice.waitFor("mediaError") { if case .mediaError = $0 { true } else { false } }
+            try await alice.waitForEvent("mediaError") { if case .mediaError = $0 { true } else { false } }
             try await fixture.waitUntil(objects, is: 1)
             scrape = try await served()
             #expect(scrape[errors("event")] == 1, "\(scrape)")

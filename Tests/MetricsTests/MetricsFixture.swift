@@ -3,6 +3,7 @@ import Prometheus
 import RoomClient
 import RoomServer
 import RoomServerPrometheus
+import RoomTestSupport
 import SignalingSupport
 import Testing
 import TestSupport
@@ -61,28 +62,10 @@ extension LocalTransport {
     static func serving(_ server: RoomServer) -> LocalTransport { LocalTransport { far in Task { await server.serve(far) } } }
 }
 
-/// A ``RoomClient`` and the room events it received, in order.
-final class MeteredUser: Sendable {
-    let client: RoomClient
-    private let received = LockedValue<[RoomEvent]>([])
-    private let consumer: Task<Void, Never>
-
-    init(_ name: String, room: String, url: String) {
-        client = RoomClient(room: Room(username: name, roomName: room, url: url),
-                            configuration: .init(heartbeat: .off))
-        let events = client.events
-        consumer = Task { [received] in
-            do {
-                for try await event in events { received.withLock { $0.append(event) } }
-            } catch {}
-        }
-    }
-
-    deinit { consumer.cancel() }
-
-    /// Waits until an event satisfying `matches` arrived.
-    func waitFor(_ what: String, _ matches: @escaping @Sendable (RoomEvent) -> Bool) async throws {
-        try await waitUntil(what) { [received] in received.withLock { $0.contains(where: matches) } }
+extension RoomTestClient {
+    /// A user whose client sends no heartbeat: the metrics then count only what the test does.
+    static func metered(_ name: String, room: String, url: String) -> RoomTestClient {
+        RoomTestClient(name, room: room, url: url, configuration: .init(heartbeat: .off))
     }
 }
 

@@ -2,6 +2,7 @@ import JSONRPC
 import PeerManager
 import RoomClient
 import RoomServer
+import RoomTestSupport
 import SDP
 import SignalingSupport
 import Testing
@@ -22,24 +23,24 @@ import TestSupport
     @Test func aScriptedRoomSessionShowsExactCounts() async throws {
         let fixture = MetricsFixture()
         let server = try await RoomServer.start(.init(reconnectionWindow: .milliseconds(100), metrics: fixture.metrics))
-        let alice = MeteredUser("alice", room: "metrics", url: server.url)
-        let bob = MeteredUser("bob", room: "metrics", url: server.url)
+        let alice = RoomTestClient.metered("alice", room: "metrics", url: server.url)
+        let bob = RoomTestClient.metered("bob", room: "metrics", url: server.url)
 
         try await withDeadline(.seconds(30), "the scripted session") {
             // Two join; alice publishes and bob subscribes to her; alice chats
             try await alice.client.join()
             try await bob.client.join()
-            try await alice.waitFor("bob joined") { if case .participantJoined = $0 { true } else { false } }
+            try await alice.waitForEvent("bob joined") { if case .participantJoined = $0 { true } else { false } }
             let offer = try await PeerManager().generateOffer(for: "alice", media: .audioVideo(direction: .sendonly))
             _ = try await alice.client.publishVideo(sdpOffer: offer)
-            try await bob.waitFor("alice published") { if case .participantPublished = $0 { true } else { false } }
+            try await bob.waitForEvent("alice published") { if case .participantPublished = $0 { true } else { false } }
             let publisher = try #require(bob.client.peer(withIdentifier: "alice"))
             let answerMe = try await PeerManager().generateOffer(for: "alice", media: .audioVideo(direction: .recvonly))
             _ = try await bob.client.receiveVideo(from: publisher, sdpOffer: answerMe)
-            try await bob.waitFor("bob's candidate") { if case .iceCandidate = $0 { true } else { false } }
+            try await bob.waitForEvent("bob's candidate") { if case .iceCandidate = $0 { true } else { false } }
             try await alice.client.sendMessage("hello")
             for user in [alice, bob] {
-                try await user.waitFor("the chat") { $0 == .message("hello", from: "alice") }
+                try await user.waitForEvent("the chat") { $0 == .message("hello", from: "alice") }
             }
             try await fixture.waitUntil("signaling_notifications_sent_total", is: 6)
 
@@ -61,7 +62,7 @@ import TestSupport
 
             // Both leave: bob first (alice hears it), then alice, and the room closes
             try await bob.client.leave()
-            try await alice.waitFor("bob left") { if case .participantLeft = $0 { true } else { false } }
+            try await alice.waitForEvent("bob left") { if case .participantLeft = $0 { true } else { false } }
             try await alice.client.leave()
             try await fixture.waitUntil("signaling_sessions", is: 0)
             try await fixture.waitUntil("signaling_connections", is: 0)

@@ -2,6 +2,7 @@ import Foundation
 import RoomClient
 import RoomServer
 import RoomServerPrometheus
+import RoomTestSupport
 import Testing
 import TestSupport
 
@@ -14,7 +15,7 @@ import TestSupport
         var configuration = RoomServer.Configuration()
         configuration.exportMetrics(to: exporter)
         let server = try await RoomServer.start(configuration)
-        let user = MeteredUser("alice", room: "prometheus", url: server.url)
+        let user = RoomTestClient.metered("alice", room: "prometheus", url: server.url)
 
         // When a participant joins
         try await withDeadline(.seconds(30), "the join") { _ = try await user.client.join() }

@@ -8,21 +8,13 @@ typealias ClientEvent = RoomEvent
 
 /// Every event of a room client, recorded from its ``RoomClient/events``.
 final class EventLog: Sendable {
-    private let events = LockedValue<[RoomEvent]>([])
-    private let task: Task<Void, Never>
+    private let events: Arrivals<RoomEvent>
 
-    init(_ client: RoomClient) {
-        let events = self.events
-        let subscription = client.events
-        task = Task { do { for try await event in subscription { events.withLock { $0.append(event) } } } catch {} }
-    }
+    init(_ client: RoomClient) { events = Arrivals("room events", of: client.events) }
 
-    deinit { task.cancel() }
-
-    var all: [RoomEvent] { events.withLock { $0 } }
+    var all: [RoomEvent] { events.all }
 
     func wait(for what: String, _ predicate: @escaping @Sendable (RoomEvent) -> Bool) async throws {
-        try await waitUntil(what) { [events] in events.withLock { $0 }.contains(where: predicate) }
+        try await events.first(what, where: predicate)
     }
 }
-

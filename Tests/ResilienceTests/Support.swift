@@ -75,24 +75,15 @@ struct ScriptedPeer: Sendable {
 
 /// Every connection state a client went through, recorded from its ``JSONRPCClient/connectionStates``.
 final class StateLog: Sendable {
-    private let states = LockedValue<[ConnectionState]>([])
-    private let task: Task<Void, Never>
+    private let states: Arrivals<ConnectionState>
 
-    init(_ client: JSONRPCClient) {
-        let states = self.states
-        let subscription = client.connectionStates
-        task = Task {
-            do { for try await state in subscription { states.withLock { $0.append(state) } } } catch {}
-        }
-    }
+    init(_ client: JSONRPCClient) { states = Arrivals("connection states", of: client.connectionStates) }
 
-    deinit { task.cancel() }
-
-    var all: [ConnectionState] { states.withLock { $0 } }
+    var all: [ConnectionState] { states.all }
 
     /// Waits until a state matching `predicate` was recorded.
     func wait(for what: String, _ predicate: @escaping @Sendable (ConnectionState) -> Bool) async throws {
-        try await waitUntil(what) { [states] in states.withLock { $0 }.contains(where: predicate) }
+        try await states.first(what, where: predicate)
     }
 }
 

@@ -2,6 +2,7 @@ import JSONRPC
 import PeerManager
 import RoomClient
 import RoomProtocol
+import RoomTestSupport
 import SDP
 import SignalingSupport
 import Testing
@@ -20,39 +21,19 @@ struct Received: Equatable {
 /// connections are named like the room's endpoints (its own name for the publisher, the publisher's name for a
 /// subscription), and every room event it received, read up to marker messages.
 final class RoomUser: Sendable {
-    let name: String
-    let client: RoomClient
+    private let user: RoomTestClient
+    var name: String { user.name }
+    var client: RoomClient { user.client }
     let media = PeerManager()
-    /// Room events in arrival order, how many were read, and whether the connection ended.
-    private let inbox = LockedValue<(events: [RoomEvent], read: Int, disconnected: Bool)>(([], 0, false))
-    private let consumer: Task<Void, Never>
+    /// How many of the events were read, connection states included.
+    private let read = LockedValue(0)
 
     init(_ name: String, room: String, url: String, configuration: RoomClient.Configuration = .init()) {
-        self.name = name
-        client = RoomClient(room: Room(username: name, roomName: room, url: url), configuration: configuration)
-        let events = client.events
-        consumer = Task { [inbox] in
-            do {
-                for try await event in events {
-                    inbox.withLock { box in
-                        switch event {
-                        case .connectionStateChanged(.disconnected): box.disconnected = true
-                        case .connectionStateChanged: break
-                        default: box.events.append(event)
-                        }
-                    }
-                }
-            } catch {}
-        }
+        user = RoomTestClient(name, room: room, url: url, configuration: configuration)
     }
-
-    deinit { consumer.cancel() }
 
     /// Connects and joins; returns the participants already there.
-    func join() async throws -> [Peer] {
-        try await client.connect()
-        return try await client.join()
-    }
+    func join() async throws -> [Peer] { try await user.join() }
 
     /// Publishes a PeerManager offer, applies the answer and trickles a client candidate.
     func publish(port: Int) async throws {
@@ -92,41 +73,42 @@ final class RoomUser: Sendable {
     /// Server candidates among it are added to the PeerManager connection of their endpoint.
     func received(before marker: String, from sender: String) async throws -> Received {
         let expected = RoomEvent.message(marker, from: sender)
-        try await waitUntil("\(name) receives \(marker)") { [inbox] in
-            inbox.withLock { $0.events[$0.read...].contains(expected) }
-        }
-        let slice = inbox.withLock { box -> [RoomEvent] in
-            let end = box.events[box.read...].firstIndex(of: expected)!
-            defer { box.read = end + 1 }
-            return Array(box.events[box.read..<end])
-        }
-        return try await sort(slice)
+        let from = read.withLock { $0 }
+        try await user.events.wait(until: "\(name) receives \(marker)") { $0[from...].contains(expected) }
+        let end = user.events.all[from...].firstIndex(of: expected)!
+        read.withLock { $0 = end + 1 }
+        return try await sort(user.events.all[from..<end])
     }
 
     /// Every room event so far (connection states apart), in arrival order, whether read or not.
-    var allEvents: [RoomEvent] { inbox.withLock { $0.events } }
+    var allEvents: [RoomEvent] { user.events.all.filter { !Self.isConnectionState($0) } }
 
     /// Waits until an event matching `matches` has arrived (at any time so far), without reading anything.
     func waitForEvent(_ what: String, timeout: Duration = .seconds(10),
                       _ matches: @escaping @Sendable (RoomEvent) -> Bool) async throws {
-        try await waitUntil("\(name): \(what)", timeout: timeout) { [inbox] in
-            inbox.withLock { $0.events.contains(where: matches) }
-        }
+        try await user.waitForEvent(what, timeout: timeout, matches)
     }
 
     /// Waits until the connection ended, and returns what arrived since the last marker.
     func receivedUntilDisconnected() async throws -> Received {
-        try await waitUntil("\(name) is disconnected") { [inbox] in inbox.withLock { $0.disconnected } }
-        let slice = inbox.withLock { box -> [RoomEvent] in
-            defer { box.read = box.events.count }
-            return Array(box.events[box.read...])
+        let from = read.withLock { $0 }
+        try await user.events.first("\(name) is disconnected") {
+            if case .connectionStateChanged(.disconnected) = $0 { true } else { false }
         }
-        return try await sort(slice)
+        let all = user.events.all
+        read.withLock { $0 = all.count }
+        return try await sort(all[from...])
     }
 
-    private func sort(_ slice: [RoomEvent]) async throws -> Received {
+    private static func isConnectionState(_ event: RoomEvent) -> Bool {
+        if case .connectionStateChanged = event { true } else { false }
+    }
+
+    /// Sorts `slice` (connection states left out): server candidates are added to the PeerManager connection of
+    /// their endpoint.
+    private func sort(_ slice: ArraySlice<RoomEvent>) async throws -> Received {
         var received = Received()
-        for event in slice {
+        for event in slice where !Self.isConnectionState(event) {
             guard case .iceCandidate(let candidate, let endpoint) = event else {
                 received.events.append(event)
                 continue

@@ -13,27 +13,20 @@ import TreeClient
 final class TreeUser: Sendable {
     let client: TreeClient
     let media = PeerManager()
-    /// Tree events in arrival order (connection states left out), and the local PeerManager id of each sink.
-    private let inbox = LockedValue<(events: [TreeEvent], localIds: [String: String])>(([], [:]))
-    private let consumer: Task<Void, Never>
+    /// Tree events in arrival order (connection states left out).
+    private let inbox: Arrivals<TreeEvent>
+    /// The local PeerManager id of each sink.
+    private let localIds = LockedValue<[String: String]>([:])
 
     /// Long timeouts and no retries: the tests wait on events, and a loaded machine must not time calls out.
     static let patient = TreeClient.Configuration(requestTimeout: .seconds(120), retries: 0)
 
     init(_ server: RoomServer, _ wire: WireRecorder) {
         client = TreeClient(url: server.treeURL, transport: wire.transport(server.treeURL), configuration: Self.patient)
-        let events = client.events
-        consumer = Task { [inbox] in
-            do {
-                for try await event in events {
-                    if case .connectionStateChanged = event { continue }
-                    inbox.withLock { $0.events.append(event) }
-                }
-            } catch {}
-        }
+        inbox = Arrivals("tree events", of: client.events.filter { event in
+            if case .connectionStateChanged = event { false } else { true }
+        })
     }
-
-    deinit { consumer.cancel() }
 
     /// Sets the source of `tree` with a send-only PeerManager offer, applies the answer and the server's
     /// candidate, and trickles a host candidate on `port`.
@@ -53,7 +46,7 @@ final class TreeUser: Sendable {
         let offer = try await media.generateOffer(for: id, media: .audioVideo(direction: .recvonly))
         let sink = try await client.addSink(sdpOffer: offer, tree: tree)
         #expect(!sink.id.isEmpty)
-        inbox.withLock { $0.localIds[sink.id] = id }
+        localIds.withLock { $0[sink.id] = id }
         try await media.processAnswer(sink.sdpAnswer, for: id)
         try await negotiated(.sink(sink.id), of: tree, localId: id, port: port)
         return sink.id
@@ -73,22 +66,22 @@ final class TreeUser: Sendable {
 
     /// Waits for the first server candidate for `endpoint` of `tree`.
     private func firstCandidate(for endpoint: TreeEndpoint, of tree: String) async throws -> IceCandidate {
-        try await waitUntil("a candidate for the \(endpoint) of \(tree)") { [inbox] in
-            inbox.withLock { $0 }.events.contains { Self.candidate(in: $0, for: endpoint, of: tree) != nil }
+        let event = try await inbox.first("a candidate for the \(endpoint) of \(tree)") {
+            Self.candidate(in: $0, for: endpoint, of: tree) != nil
         }
-        return inbox.withLock { $0 }.events.lazy.compactMap { Self.candidate(in: $0, for: endpoint, of: tree) }.first!
+        return Self.candidate(in: event, for: endpoint, of: tree)!
     }
 
     /// The events before the first candidate for `marker` of `tree`, once that arrived (docs/testing.md#deadlines).
     func events(before marker: TreeEndpoint, of tree: String) async throws -> [TreeEvent] {
         _ = try await firstCandidate(for: marker, of: tree)
-        let events = inbox.withLock { $0 }.events
+        let events = inbox.all
         return Array(events[..<events.firstIndex { Self.candidate(in: $0, for: marker, of: tree) != nil }!])
     }
 
     /// Waits until an event matching `matches` has arrived (at any time so far).
     func waitForEvent(_ what: String, _ matches: @escaping @Sendable (TreeEvent) -> Bool) async throws {
-        try await waitUntil(what) { [inbox] in inbox.withLock { $0 }.events.contains(where: matches) }
+        try await inbox.first(what, where: matches)
     }
 
     private static func candidate(in event: TreeEvent, for endpoint: TreeEndpoint, of tree: String) -> IceCandidate? {
