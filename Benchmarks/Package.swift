@@ -45,6 +45,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WebSocketTransport", package: root),
                 .product(name: "JSONRPC", package: root),
+                .product(name: "JSONRPCWebSocket", package: root),
                 .product(name: "RoomServer", package: root),
                 .product(name: "RoomCluster", package: root),
                 .product(name: "RoomClient", package: root),

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import SignalingSupport
 import WebSocketTransport
 

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import JSONRPC
+import JSONRPCWebSocket
 import NIOCore
 import Prometheus
 import RoomCluster
