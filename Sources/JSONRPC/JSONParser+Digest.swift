@@ -10,13 +10,11 @@ extension JSONParser {
         case UInt8(ascii: "{"):
             var members = 0, count = 0
             try container(close: UInt8(ascii: "}"), depth: depth) { parser in
-                let key = try parser.string(build: true)
-                try parser.expect(UInt8(ascii: ":"))
                 var member = Hasher()
-                Self.combine(key, into: &member)
+                length += try parser.digestString(into: &member)
+                try parser.expect(UInt8(ascii: ":"))
                 try parser.digest(depth: depth + 1, into: &member, length: &length)
                 members &+= member.finalize()
-                length += key.utf8.count
                 count += 1
             }
             hasher.combine(UInt8(ascii: "{"))
@@ -29,10 +27,8 @@ extension JSONParser {
             }
             hasher.combine(UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
-            let text = try string(build: true)
             hasher.combine(UInt8(ascii: "\""))
-            Self.combine(text, into: &hasher)
-            length += text.utf8.count
+            length += try digestString(into: &hasher)
         default:
             // Literals and numbers: as parsed (no allocation but a double's text).
             switch try value(depth: depth, build: true) {
@@ -44,10 +40,19 @@ extension JSONParser {
         }
     }
 
-    /// A string's UTF-8 bytes and their count (so that strings end where they end).
-    private static func combine(_ text: String, into hasher: inout Hasher) {
-        var text = text
-        hasher.combine(text.utf8.count)
+    /// Feeds the string at the cursor into `hasher` as its decoded UTF-8 bytes and their count (so that strings end
+    /// where they end); returns the count. A string without escapes (almost all) is hashed where it lies, with no
+    /// String made: the digest is on every remembered request's path (docs/wire-protocol.md#dedupe).
+    private mutating func digestString(into hasher: inout Hasher) throws -> Int {
+        if let plain = plainString() {
+            hasher.combine(plain.count)
+            hasher.combine(bytes: plain)
+            return plain.count
+        }
+        var text = try string(build: true)
+        let count = text.utf8.count
+        hasher.combine(count)
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return count
     }
 }

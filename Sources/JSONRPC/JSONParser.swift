@@ -195,6 +195,17 @@ public struct JSONParser {
 
     // MARK: Strings
 
+    /// The bytes of the string at the cursor, with the cursor moved past it, when it holds no escape (the common
+    /// case, read without making a String); `nil`, the cursor unmoved, for anything else.
+    mutating func plainString() -> UnsafeRawBufferPointer? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        let end = JSONStringScan.firstSpecial(in: bytes, from: start)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+        index = end + 1
+        return UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
     mutating func string(build: Bool) throws -> String {
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         index += 1

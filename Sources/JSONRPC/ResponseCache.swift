@@ -54,6 +54,13 @@ final class ResponseCache: Sendable {
         /// Its neighbours among the entries of its group with the same content, in message order (groups of many).
         var previous: UInt64?
         var next: UInt64?
+
+        /// Marks the run finished at `instant`, keeping `digest` of its content and counting `bytes`.
+        mutating func finish(digest: ContentDigest, at instant: ClockInstant, bytes: Int) {
+            content = .digest(digest)
+            finishedAt = instant
+            self.bytes = bytes
+        }
     }
 
     private enum Content {
@@ -181,7 +188,8 @@ final class ResponseCache: Sendable {
         let digest = remembered ? ContentDigest(ticket.request) : nil
         let cost = Self.entryOverhead + Self.footprint(ticket.request.id) + Self.footprint(response)
         state.withLock { s in
-            guard let entry = s.entries[ticket.serial], entry.finishedAt == nil else { return }
+            guard let running = s.entries.index(forKey: ticket.serial), s.entries.values[running].finishedAt == nil
+            else { return }
             guard let digest, cost <= budget.perSession else { return remove(ticket.serial, in: &s) }
             while s.finishedCount >= limit || s.bytes + cost > budget.perSession {
                 guard evictOldest(&s) else { break }
@@ -190,9 +198,9 @@ final class ResponseCache: Sendable {
                 // The server's budget is spent: give back what this session holds, oldest first, else forget this one.
                 guard evictOldest(&s) else { return remove(ticket.serial, in: &s) }
             }
-            if case .request = entry.content { s.entries[ticket.serial]?.content = .digest(digest) }
-            s.entries[ticket.serial]?.finishedAt = now
-            s.entries[ticket.serial]?.bytes = cost
+            // Found again (evictions moved the table's indices), and changed in place: one lookup, no copy.
+            guard let entry = s.entries.index(forKey: ticket.serial) else { return }
+            s.entries.values[entry].finish(digest: digest, at: now, bytes: cost)
             s.finishedCount += 1
             s.bytes += cost
             s.finishQueue.append(ticket.serial)
