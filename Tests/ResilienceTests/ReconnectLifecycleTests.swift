@@ -150,9 +150,13 @@ struct ReconnectLifecycleTests {
         try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
         let waiting = Task { try await client.call("queued") }
 
-        // When time passes attempt after attempt
-        try await waitUntil("the client to give up") { [clock] in
-            clock.advance(by: .milliseconds(100))
+        // When time passes attempt after attempt: only while the client waits out its backoff (the attempt it
+        // announced is not dialled yet). Moved while a dial is in flight, time would cut the dial short with the
+        // budget, and the client would give up after fewer attempts (seen under TSan's slowness).
+        try await waitUntil("the client to give up") { [clock, transport] in
+            let announced = log.all.reduce(0) { if case .reconnecting(let attempt) = $1 { max($0, attempt) } else { $0 } }
+            // (the first dial was the connect before the drop)
+            if transport.attempts <= announced { clock.advance(by: .milliseconds(100)) }
             return log.all.contains { if case .disconnected(_?) = $0 { true } else { false } }
         }
 
