@@ -55,7 +55,8 @@ extension JSONRPCClient {
             guard let self else { return }
             let connection: any MessageConnection
             do {
-                connection = try await self.connectionForSending()
+                // (a close that failed every one of them before this ran leaves nothing to dial for)
+                connection = try await self.connectionForSending(for: messages.flatMap(\.ids))
             } catch {
                 let failure = error as? RPCError ?? .connectionClosed(nil)
                 for id in messages.flatMap(\.ids) { self.completeRequest(id, with: .failure(failure)) }

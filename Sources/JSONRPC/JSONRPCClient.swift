@@ -308,9 +308,16 @@ public final class JSONRPCClient: Sendable {
         }
     }
 
-    /// The open connection: connecting first when allowed, or waiting for a reconnection in progress.
-    func connectionForSending() async throws -> any MessageConnection {
-        switch state.withLock({ $0.machine.sendAction }) {
+    /// The open connection: connecting first when allowed, or waiting for a reconnection in progress. With `ids`,
+    /// only while one of those requests is still pending, checked in the same step as the state: requests that a
+    /// ``close(code:reason:)`` already failed never make the client dial again.
+    func connectionForSending(for ids: [RequestID]? = nil) async throws -> any MessageConnection {
+        let action = state.withLock { s -> ClientConnectionMachine<any MessageConnection>.SendAction? in
+            if let ids, !ids.contains(where: s.requests.contains) { return nil }
+            return s.machine.sendAction
+        }
+        guard let action else { throw RPCError.connectionClosed(nil) }
+        switch action {
         case .send(let connection): return connection
         case .waitForReconnection: return try await waitForReconnection()
         case .fail(let end): throw RPCError.closed(end)
