@@ -2,19 +2,15 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
-import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
-/// The SwiftNIO baseline client (`kbench nio-client`): a WebSocket upgrade with NIOHTTP1's typed client upgrader,
-/// then JSON-RPC calls whose requests are encoded by JSONEncoder in the caller's task and written to the channel;
-/// the channel's handler decodes each response with JSONDecoder on the event loop and completes the caller's
-/// promise by id. `call` is async, like our ``JSONRPC/JSONRPCClient``'s.
+/// The async-caller SwiftNIO client (`kbench nio-async-client`, the second NIO row of `make bench`): a WebSocket
+/// upgrade (``NIOWebSocketDial``), then JSON-RPC calls whose requests are encoded by JSONEncoder in the caller's
+/// task and written (and flushed) to the channel one by one; the channel's handler decodes each response with
+/// JSONDecoder on the event loop and completes the caller's promise by id. `call` is async, like our
+/// ``JSONRPC/JSONRPCClient``'s. The loop-driven client, ``NIOLoopRPCHandler``, is the stronger baseline.
 final class NIORPCClient: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let channel: any Channel
     private let encoder = JSONEncoder()
     private let lastID = NIOLockedValueBox(0)
@@ -26,33 +22,10 @@ final class NIORPCClient: Sendable {
     /// Connects to `url` (`ws://host:port/path`) and completes the WebSocket upgrade.
     static func connect(to url: String,
                         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> NIORPCClient {
-        guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else {
-            throw Failure(description: "not a ws://host:port URL: \(url)")
+        let channel = try await NIOWebSocketDial.connect(to: url, group: group) { channel in
+            try channel.pipeline.syncOperations.addHandler(NIORPCClientHandler())
+            return channel
         }
-        let path = parsed.path.isEmpty ? "/" : parsed.path
-        let upgraded = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let upgrader = NIOTypedWebSocketClientUpgrader<(any Channel)?> { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandlers([NIORPC.aggregator(),
-                                                                             NIORPCClientHandler()])
-                            return channel
-                        }
-                    }
-                    var headers = HTTPHeaders()
-                    headers.add(name: "Host", value: "\(host):\(port)")
-                    headers.add(name: "Content-Length", value: "0")
-                    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
-                    let upgrade = NIOTypedHTTPClientUpgradeConfiguration<(any Channel)?>(
-                        upgradeRequestHead: head, upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(nil) })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: upgrade))
-                }
-            }
-        guard let channel = try await upgraded.get() else { throw Failure(description: "\(url) refused the upgrade") }
         return NIORPCClient(channel: channel)
     }
 
@@ -70,7 +43,7 @@ final class NIORPCClient: Sendable {
             promise.fail(error)
         }
         let response = try await promise.futureResult.get()
-        if let error = response.error { throw Failure(description: "\(method): \(error.code) \(error.message)") }
+        if let error = response.error { throw NIOWebSocketDial.Failure(description: "\(method): \(error.code) \(error.message)") }
         return response.result ?? .null
     }
 
@@ -112,29 +85,18 @@ final class NIORPCClientHandler: ChannelDuplexHandler {
                   case .number(let id)? = response.id, let promise = pending.removeValue(forKey: id)
             else { return }
             promise.succeed(response)
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
-            context.writeAndFlush(Self.wrapOutboundOut(pong), promise: nil)
-        case .connectionClose:
-            context.channel.close(promise: nil)  // through this handler's `close`: the close frame is answered
         default:
-            break
+            NIOWebSocketDial.answerControl(frame, context: context)
         }
     }
 
     /// A close of the whole channel sends a close frame (1000, normal closure) before the TCP connection ends.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if mode == .all, !closeSent, context.channel.isActive {
-            closeSent = true
-            let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(),
-                                       data: context.channel.allocator.buffer(bytes: [0x03, 0xE8]))
-            context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
-        }
-        context.close(mode: mode, promise: promise)
+        NIOWebSocketDial.close(context: context, mode: mode, promise: promise, closeSent: &closeSent)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        failAll(NIORPCClient.Failure(description: "connection closed"))
+        failAll(NIOWebSocketDial.Failure(description: "connection closed"))
         context.fireChannelInactive()
     }
 

@@ -59,7 +59,7 @@ enum Servers {
     /// The SwiftNIO baseline (``NIORPCServer``).
     static func nio() async throws {
         let channel = try await NIORPCServer.start()
-        guard let port = channel.localAddress?.port else { throw NIORPCClient.Failure(description: "no port") }
+        guard let port = channel.localAddress?.port else { throw NIOWebSocketDial.Failure(description: "no port") }
         announce("ws://127.0.0.1:\(port)/")
         await waitForSignal()
         exit(0)
