@@ -72,8 +72,23 @@ enum EchoClients {
         return result
     }
 
-    /// The same calls with the SwiftNIO baseline client.
+    /// The same calls with the loop-driven SwiftNIO client (``NIOLoopRPCHandler``): the handler makes them on
+    /// the event loop, so `window` stands for the calling tasks of ``measure(_:call:)``. Its `errors` count replies
+    /// that failed their check.
     static func nio(url: String, run: Run) async throws -> [String: Any] {
+        let outcome = try await NIOLoopRPCHandler.measure(
+            url: url, run: run, window: window, params: [String(repeating: "x", count: 200)])
+        var result: [String: Any]
+        switch run {
+        case .calls(let count): result = ["calls": count]
+        case .timed: result = report(rate: outcome.rate, samples: outcome.samples)
+        }
+        result["errors"] = outcome.errors
+        return result
+    }
+
+    /// The same calls with the async-caller SwiftNIO client (``NIORPCClient``): callers in tasks, as ours.
+    static func nioAsync(url: String, run: Run) async throws -> [String: Any] {
         let client = try await NIORPCClient.connect(to: url)
         let params: NIORPC.Value = .array([.string(String(repeating: "x", count: 200))])
         let result = try await measure(run) { _ = try await client.call("echo", params: params) }

@@ -13,9 +13,13 @@ import RoomCluster
 /// - `kbench raw-client URL SECONDS`: 256-byte text frames over our transport, 32 in flight, then sequential;
 /// - `kbench rpc-client URL SECONDS`: `echo` calls with our ``JSONRPC/JSONRPCClient``, the same two phases;
 /// - `kbench rpc-loop-client URL SECONDS`: the same, the calling tasks on the event loop's executor;
-/// - `kbench nio-client URL SECONDS`: the same calls with the SwiftNIO baseline client;
-/// - `kbench rpc-client|nio-client URL --calls N`: N sequential calls only (after one warm-up call), for
-///   instruction counts under callgrind;
+/// - `kbench nio-client URL SECONDS`: the same calls with the loop-driven SwiftNIO client (the channel handler
+///   writes the next request as each reply comes in, one flush per read burst; ``NIOLoopRPCHandler``); its
+///   JSON also has `errors`, the replies that failed their check, and it exits with status 1 when there are any;
+/// - `kbench nio-async-client URL SECONDS`: the same calls with the async-caller SwiftNIO client (``NIORPCClient``:
+///   callers in tasks, each call encoded with JSONEncoder and written and flushed on its own);
+/// - `kbench rpc-client|nio-client|nio-async-client URL --calls N`: N sequential calls only (after one warm-up
+///   call), for instruction counts under callgrind;
 /// - `kbench room-load URL[,URL…] SERVER_PID[,PID…] CLIENTS [REDIS_URL]`: join storm, publish and chat fan-out
 ///   against a room server, or the nodes of a cluster (clients spread over them; Redis commands counted);
 /// - `kbench kms-load URL SERVER_PID KMS_PID CLIENTS`: join, publish and subscribe storms against `room-server --kms`
@@ -48,7 +52,7 @@ enum KBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
-        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "room-load": 3, "kms-load": 4, "idle-client": 2][mode] ?? 0
+        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "nio-async-client": 2, "room-load": 3, "kms-load": 4, "idle-client": 2][mode] ?? 0
         guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") || $0.hasPrefix("redis://") }) ?? (needed == 0)
         else { usage() }
         switch mode {
@@ -59,7 +63,14 @@ enum KBench {
         case "raw-client": emit(try await EchoClients.raw(url: rest[0], seconds: Double(rest[1]) ?? 2))
         case "rpc-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest)))
         case "rpc-loop-client": emit(try await EchoClients.rpc(url: rest[0], run: clientRun(rest), onLoop: true))
-        case "nio-client": emit(try await EchoClients.nio(url: rest[0], run: clientRun(rest)))
+        case "nio-client":
+            let result = try await EchoClients.nio(url: rest[0], run: clientRun(rest))
+            emit(result)
+            if let errors = result["errors"] as? Int, errors > 0 {
+                FileHandle.standardError.write(Data("kbench: \(errors) replies failed their check\n".utf8))
+                exit(1)
+            }
+        case "nio-async-client": emit(try await EchoClients.nioAsync(url: rest[0], run: clientRun(rest)))
         case "room-load":
             emit(try await RoomLoad.run(
                 urls: rest[0].split(separator: ",").map(String.init),
@@ -74,7 +85,7 @@ enum KBench {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|room-load|kms-load|idle-client ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|nio-async-client|room-load|kms-load|idle-client ...\n".utf8))
         exit(64)
     }
 
