@@ -104,8 +104,10 @@ def instruction_rows(counts):
     if "error" in counts:
         return [("6", "instructions per round trip (callgrind)", "—", "skipped: " + counts["error"])]
     rows = []
-    for key, name in (("ours", "ours (our client + our server)"), ("nio", "NIO (NIO client + NIO server)")):
-        result = counts[key]
+    for key, name in (("ours", "ours (our client + our server)"),
+                      ("nio", "NIO (NIO loop-driven client + NIO server)"),
+                      ("nio_async", "NIO async-caller client + NIO server (extra row)")):
+        result = counts.get(key, {"error": "not counted"})
         value = ("failed: " + result["error"][:80] if "error" in result else
                  f"{result['total'] / 1000:.1f} k (client {result['client'] / 1000:.1f} k + "
                  f"server {result['server'] / 1000:.1f} k)")

@@ -18,7 +18,10 @@ CLIENTS = {
     "raw": lambda url, s: [KBENCH, "raw-client", url, s],
     "rpc": lambda url, s: [KBENCH, "rpc-client", url, s],
     "rpc-loop": lambda url, s: [KBENCH, "rpc-loop-client", url, s],
+    # The NIO client of every ratio: loop-driven (the channel handler writes each next request, one flush per read
+    # burst). "nio-async": the async-caller NIO client (callers in tasks, as ours), an extra row only.
     "nio": lambda url, s: [KBENCH, "nio-client", url, s],
+    "nio-async": lambda url, s: [KBENCH, "nio-async-client", url, s],
     "python": lambda url, s: [PY, str(HERE / "Python" / "echo_client.py"), url, s],
 }
 # key, table row, label, server, client
@@ -27,14 +30,16 @@ PAIRS = [
     ("c_rpc", "1", "C lws JSON-RPC echo (C client, C server)", "c", "c-rpc"),
     ("our_raw", "1", "our transport raw echo (our client, our server)", "raw", "raw"),
     ("python_rpc", "1", "Python websockets JSON-RPC echo", "python", "python"),
-    ("nio_rpc", "1", "SwiftNIO JSON-RPC echo (NIO client, NIO server)", "nio", "nio"),
+    ("nio_rpc", "1", "SwiftNIO JSON-RPC echo (NIO loop-driven client, NIO server)", "nio", "nio"),
     ("our_rpc", "2", "our JSON-RPC: our client, our example server", "rpc", "rpc"),
     ("our_rpc_loop", "2", "our JSON-RPC, callers on the loop's executor", "rpc", "rpc-loop"),
     ("our_client_c_server", "2", "our JSON-RPC client, C server (client cost)", "c", "rpc"),
     ("c_client_our_server", "2", "C client, our JSON-RPC server (server cost)", "rpc", "c-rpc"),
-    ("nio_client_c_server", "2", "NIO client, C server (NIO client cost)", "c", "nio"),
+    ("nio_client_c_server", "2", "NIO loop-driven client, C server (NIO client cost)", "c", "nio"),
+    ("nio_async_client_c_server", "2", "NIO async-caller client, C server (extra row, in no ratio but its own)", "c",
+     "nio-async"),
     ("c_client_nio_server", "2", "C client, NIO server (NIO server cost)", "nio", "c-rpc"),
-    ("nio_client_our_server", "2", "NIO client, our JSON-RPC server", "rpc", "nio"),
+    ("nio_client_our_server", "2", "NIO loop-driven client, our JSON-RPC server", "rpc", "nio"),
     ("our_client_nio_server", "2", "our JSON-RPC client, NIO server", "nio", "rpc"),
 ]
 FIELDS = ("msgs_per_s", "rtt_p50_us", "rtt_p99_us")

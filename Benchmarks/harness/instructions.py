@@ -21,7 +21,9 @@ from pathlib import Path
 
 from .processes import HERE, KBENCH, Server, run_json
 
-PAIRS = {"ours": ("rpc-server", "rpc-client"), "nio": ("nio-server", "nio-client")}
+# "nio": the NIO client of the ratios, loop-driven; "nio_async": the async-caller NIO client, an extra row.
+PAIRS = {"ours": ("rpc-server", "rpc-client"), "nio": ("nio-server", "nio-client"),
+         "nio_async": ("nio-server", "nio-async-client")}
 STRIPPED = HERE / ".build-callgrind" / "kbench"
 
 
@@ -50,7 +52,7 @@ def counted_run(valgrind, server_mode, client_mode, calls, folder):
 
 
 def per_round_trip(calls):
-    """{"ours": {...}, "nio": {...}}: instructions per round trip, client and server, or {"error": ...}."""
+    """{"ours": {...}, "nio": {...}, "nio_async": {...}}: instructions per round trip, client and server, or {"error": ...}."""
     valgrind, objcopy = shutil.which("valgrind"), shutil.which("objcopy")
     if not valgrind or not objcopy:
         return {"error": "valgrind or objcopy not installed (apt-get install valgrind binutils)"}
