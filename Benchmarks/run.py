@@ -151,7 +151,7 @@ def main():
     sdp = run_json([SDP, "--json"], 120)["sdp"]
     counts = per_round_trip(args.callgrind_calls) if args.callgrind_calls > 0 else {"error": "--callgrind-calls 0"}
     derived = {mode: derive(echo[mode]) for mode in echo}
-    goals = targets(derived, echo, sdp, load, idle_result, args.clients)
+    goals = targets(derived, echo, sdp, load, idle_result, args.clients, counts)
     goals += [{"target": name, "pinned": None, "unpinned": verdict} for name, verdict in cluster_targets(cluster)]
     machine["loadavg_at_end"] = os.getloadavg()[0]
 

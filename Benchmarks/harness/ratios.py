@@ -61,7 +61,7 @@ def at_most(value, goal, unit):
     return (f"{value}{unit}" if value is not None else "n/a"), value is not None and value <= goal
 
 
-def targets(derived, echo, sdp, load, idle_result, clients):
+def targets(derived, echo, sdp, load, idle_result, clients, counts=None):
     """Each target once, with its verdict for the pinned and/or the unpinned run (None: not judged there)."""
     rows = []
 
@@ -81,10 +81,12 @@ def targets(derived, echo, sdp, load, idle_result, clients):
     # The comparison with SwiftNIO, judged pinned and shown unpinned as well.
     add("our pair pipelined >= 1.2x NIO → NIO pipelined (NIO loop-driven client)",
         **both(lambda mode: verdict(at_least(derived[mode].get("rpc_vs_nio"), 1.2))))
-    add("our pair pipelined >= 0.7x C JSON-RPC echo (C → C)",
-        **both(lambda mode: verdict(at_least(derived[mode].get("rpc_vs_c_rpc"), 0.7))))
+    add("our pair pipelined >= 0.75x C JSON-RPC echo (C → C)",
+        **both(lambda mode: verdict(at_least(derived[mode].get("rpc_vs_c_rpc"), 0.75))))
     add("our pair sequential p50 <= 35 µs",
         **both(lambda mode: verdict(at_most(echo[mode].get("our_rpc", {}).get("rtt_p50_us"), 35, " µs"))))
+    add("our client (default caller) → C server: sequential p50 <= 30 µs",
+        **both(lambda mode: verdict(at_most(echo[mode].get("our_client_c_server", {}).get("rtt_p50_us"), 30, " µs"))))
     add("client cost: our client → C server >= 1.0x NIO loop-driven client → C server",
         **both(lambda mode: verdict(at_least(derived[mode].get("our_client_vs_nio_client"), 1.0))))
     add("server cost: C client → our server >= 1.2x C client → NIO server",
@@ -115,6 +117,12 @@ def targets(derived, echo, sdp, load, idle_result, clients):
     value, met = at_most(cpu, ROOM_CPU_BEFORE / 2, " s")
     add(f"room run: server CPU <= half of the {ROOM_CPU_BEFORE} s before the service-thread work (ran {clients} clients)",
         unpinned={"value": value, "met": met and enough})
+    ours = (counts or {}).get("ours", {})
+    for side in ("client", "server"):
+        value = ours.get(side)
+        add(f"instructions per round trip, our {side} <= 30 k",
+            unpinned={"value": f"{value / 1000:.1f} k" if value is not None else "n/a",
+                      "met": value is not None and value <= 30_000})
     share = max(idle_result.get("server_share", 1), idle_result.get("client_share", 1))
     add("idle CPU about 0 (<= 1 % of a core)", unpinned={"value": f"{share:.2%}", "met": share <= 0.01})
     return rows

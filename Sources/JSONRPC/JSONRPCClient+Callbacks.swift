@@ -7,10 +7,8 @@ extension JSONRPCClient {
         completion: @escaping @Sendable (Result<JSONValue, RPCError>) -> Void
     ) -> RequestID {
         let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, retries: retries)
-        Task {
-            await dispatch(text, completing: [id])
-            completion(await outcome.wait())
-        }
+        dispatch(text, for: id)
+        Task { completion(await outcome.wait()) }
         return id
     }
 

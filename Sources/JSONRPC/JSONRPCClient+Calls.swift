@@ -57,23 +57,23 @@ extension JSONRPCClient {
     /// The one implementation behind every call overload (named apart so overload resolution cannot recurse).
     func perform(_ method: String, params: JSONValue?, timeout: Duration?, retries: Int? = nil,
                  onSuccess: (@Sendable (JSONValue) -> Void)? = nil) async throws -> JSONValue {
-        try await waitForSlot()
+        if Task.isCancelled { throw RPCError.cancelled }
+        // Unpaced (the default): no clock read, no suspension.
+        let delay = pacer.reserve(at: clock.now)
+        if delay > .zero { try await waitForSlot(delay) }
         let (id, outcome, text) = startRequest(method, params: params, timeout: timeout, retries: retries,
                                                onSuccess: onSuccess)
         return try await withTaskCancellationHandler {
-            await dispatch(text, completing: [id])
+            dispatch(text, for: id)
             return try await outcome.wait().get()
         } onCancel: {
             completeRequest(id, with: .failure(.cancelled))
         }
     }
 
-    /// Waits for the request's slot when requests are paced (``paceRequests(perSecond:)``).
+    /// Waits `delay` for the request's slot when requests are paced (``paceRequests(perSecond:)``).
     /// - Throws: ``RPCError/cancelled`` when the calling task is cancelled.
-    private func waitForSlot() async throws {
-        if Task.isCancelled { throw RPCError.cancelled }
-        let delay = pacer.reserve(at: clock.now)
-        guard delay > .zero else { return }
+    private func waitForSlot(_ delay: Duration) async throws {
         do { try await clock.sleep(for: delay) } catch { throw RPCError.cancelled }
     }
 
@@ -118,7 +118,7 @@ extension JSONRPCClient {
         }
         let ids = requests.map(\.id)
         return await withTaskCancellationHandler {
-            await dispatch(RPCMessage.batchText(messages), completing: ids)
+            dispatchInOrder([(RPCMessage.batchText(messages), ids)])
             var results: [Result<JSONValue, RPCError>] = []
             for request in requests { results.append(await request.outcome.wait()) }
             return results
@@ -153,10 +153,18 @@ extension JSONRPCClient {
         return (id, outcome, text)
     }
 
-    /// Sends `text` for the registered requests `ids` (one request, or a batch): ``dispatchInOrder(_:)`` with one
-    /// message.
-    func dispatch(_ text: String, completing ids: [RequestID]) async {
-        await dispatchInOrder([(text, ids)])
+    /// Sends `text`, the registered request `id`: ``dispatchInOrder(_:)`` with one message, and while connected
+    /// without building its arrays (the path of every call).
+    func dispatch(_ text: String, for id: RequestID) {
+        guard case .send(let connection) = state.withLock({ $0.machine.sendAction }) else {
+            dispatchInOrder([(text, [id])])
+            return
+        }
+        do {
+            try connection.enqueue(text)
+        } catch {
+            sendFailed(error, failing: [id])
+        }
     }
 
     /// Registers the handler of server→client requests for `method` (replacing any previous one). What it returns

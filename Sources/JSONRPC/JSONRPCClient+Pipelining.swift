@@ -32,7 +32,7 @@ extension JSONRPCClient {
         let started = calls.map { startRequest($0.method, params: $0.params, timeout: timeout) }
         let ids = started.map(\.0)
         return await withTaskCancellationHandler {
-            await dispatchInOrder(started.map { ($0.2, [$0.0]) })
+            dispatchInOrder(started.map { ($0.2, [$0.0]) })
             var results: [Result<JSONValue, RPCError>] = []
             for request in started { results.append(await request.1.wait()) }
             return results
@@ -46,7 +46,7 @@ extension JSONRPCClient {
     /// the connection is there, so that cancellation and timeouts are not held up by it; a message whose requests all
     /// ended meanwhile (a fresh session failed them, a timeout, a cancellation) is not sent, since their callers were
     /// told. A failed send completes the requests of that message and the ones after it with the failure.
-    func dispatchInOrder(_ messages: [(text: String, ids: [RequestID])]) async {
+    func dispatchInOrder(_ messages: [(text: String, ids: [RequestID])]) {
         if case .send(let connection) = state.withLock({ $0.machine.sendAction }) {
             queue(messages, on: connection, connected: true)
             return
@@ -76,13 +76,18 @@ extension JSONRPCClient {
                 // Queued without waiting for the write where the connection can: the response completes the call.
                 try connection.enqueue(message.text)
             } catch {
-                // A dying connection: with reconnect on, the drop's handling re-sends these on resume or fails
-                // them; without it, they fail now.
-                if configuration.reconnect != .off, error is ConnectionEnd { return }
-                let failure = RPCError.connectionClosed(error as? ConnectionEnd)
-                for id in messages[index...].flatMap(\.ids) { completeRequest(id, with: .failure(failure)) }
+                sendFailed(error, failing: messages[index...].flatMap(\.ids))
                 return
             }
         }
+    }
+
+    /// A queued send failed with `error`: the requests `ids` (that message's and the ones queued after it) fail now,
+    /// unless the connection is dying with reconnect on: the drop's handling then re-sends them on resume or fails
+    /// them.
+    func sendFailed(_ error: any Error, failing ids: [RequestID]) {
+        if configuration.reconnect != .off, error is ConnectionEnd { return }
+        let failure = RPCError.connectionClosed(error as? ConnectionEnd)
+        for id in ids { completeRequest(id, with: .failure(failure)) }
     }
 }
