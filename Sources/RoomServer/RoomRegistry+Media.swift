@@ -4,19 +4,23 @@ import RoomProtocol
 import SignalingSupport
 
 extension RoomRegistry {
-    /// Runs `body` on the joined participant of `session` and its room, writing both back. With `visible`, a body that
-    /// returns is a change an operator sees (``changed(_:)``).
+    /// Runs `body` on the joined participant of `session` and its room, changed in place (``RoomTable/withRoom(_:_:)``),
+    /// and writes the participant back when `body` returns. With `visible`, a body that returns is a change an
+    /// operator sees (``changed(_:)``).
     func withJoined<T>(_ session: ServerSession, visible: Bool = false,
                        _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
         try state.withLock { (s: inout State) throws(RoomError) -> T in
-            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
-                  var me = room[membership.user], me.phase == .joined
+            guard let membership = s.members[session.id],
+                  s.rooms[membership.room]?[membership.user]?.phase == .joined
             else { throw Self.notJoined }
-            let result = try body(&me, &room)
-            room[me.name] = me
-            s.rooms[room.name] = room
+            let result = try s.rooms.withExisting(membership.room) { (room: inout Room) throws(RoomError) -> T in
+                var me = room[membership.user]!
+                let result = try body(&me, &room)
+                room[me.name] = me
+                return result
+            }
             if visible { changed(&s) }
-            return result
+            return result!
         }
     }
 
