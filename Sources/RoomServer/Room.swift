@@ -69,6 +69,19 @@ struct Room: Sendable {
         remote.keys.sorted().map { RoomParticipant(id: $0, streams: remote[$0]!.publishing ? [.init()] : []) }
     }
 
+    /// The participant `user` as it is, for a change that stores it back with ``subscript(_:)``: the room keeps it
+    /// (same phase, publishing and outbox, same place in ``order``) but without its endpoints and flows until then,
+    /// so that the returned value holds the only reference to them and changes them without copying
+    /// (``RoomRegistry/withJoined(_:visible:_:)``). The tally follows what the room holds.
+    mutating func checkOut(_ user: String) -> Participant? {
+        guard let participant = participants[user] else { return nil }
+        tally.count(participant, -1)
+        participants[user]!.endpoints = Participant.Endpoints()
+        participants[user]!.flows = [:]
+        tally.count(participants[user]!, 1)
+        return participant
+    }
+
     subscript(user: String) -> Participant? {
         get { participants[user] }
         set {

@@ -38,14 +38,27 @@ final class RoomGauges: Sendable {
         self.subscriptions = subscriptions
     }
 
-    /// A room changed from `old` to `new` (`nil`: it did not exist).
-    func changed(from old: Room?, to new: Room?) {
-        let announced = (new?.announced == true ? 1 : 0) - (old?.announced == true ? 1 : 0)
-        let before = old?.tally ?? RoomTally(), after = new?.tally ?? RoomTally()
+    /// What one room counts towards the gauges (nothing for no room): read before and after a change, so that
+    /// the room need not be kept.
+    struct Reading: Sendable, Hashable {
+        var announced = false
+        var tally = RoomTally()
+
+        init(_ room: Room?) {
+            guard let room else { return }
+            announced = room.announced
+            tally = room.tally
+        }
+    }
+
+    /// A room changed from `old` to `new`.
+    func changed(from old: Reading, to new: Reading) {
+        guard old != new else { return }
+        let announced = (new.announced ? 1 : 0) - (old.announced ? 1 : 0)
         Self.move(rooms, by: announced)
-        Self.move(participants, by: after.participants - before.participants)
-        Self.move(publishers, by: after.publishers - before.publishers)
-        Self.move(subscriptions, by: after.subscriptions - before.subscriptions)
+        Self.move(participants, by: new.tally.participants - old.tally.participants)
+        Self.move(publishers, by: new.tally.publishers - old.tally.publishers)
+        Self.move(subscriptions, by: new.tally.subscriptions - old.tally.subscriptions)
     }
 
     private static func move(_ meter: Meter, by delta: Int) {

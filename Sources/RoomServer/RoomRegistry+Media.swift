@@ -4,19 +4,25 @@ import RoomProtocol
 import SignalingSupport
 
 extension RoomRegistry {
-    /// Runs `body` on the joined participant of `session` and its room, writing both back. With `visible`, a body that
-    /// returns is a change an operator sees (``changed(_:)``).
+    /// Runs `body` on the joined participant of `session` and its room, both changed in place
+    /// (``RoomTable/withRoom(_:_:)``, ``Room/checkOut(_:)``: neither the room's participants nor the participant's
+    /// endpoints are copied), and writes the participant back when `body` returns or throws (a body that throws
+    /// must not have changed it). While `body` runs, the room holds the participant without its endpoints and
+    /// flows: read them from `me`. With `visible`, a body that returns is a change an operator sees
+    /// (``changed(_:)``).
     func withJoined<T>(_ session: ServerSession, visible: Bool = false,
                        _ body: (inout Participant, inout Room) throws(RoomError) -> T) throws(RoomError) -> T {
         try state.withLock { (s: inout State) throws(RoomError) -> T in
-            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
-                  var me = room[membership.user], me.phase == .joined
+            guard let membership = s.members[session.id],
+                  s.rooms[membership.room]?[membership.user]?.phase == .joined
             else { throw Self.notJoined }
-            let result = try body(&me, &room)
-            room[me.name] = me
-            s.rooms[room.name] = room
+            let result = try s.rooms.withExisting(membership.room) { (room: inout Room) throws(RoomError) -> T in
+                var me = room.checkOut(membership.user)!
+                defer { room[me.name] = me }
+                return try body(&me, &room)
+            }
             if visible { changed(&s) }
-            return result
+            return result!
         }
     }
 

@@ -26,51 +26,53 @@ extension RoomRegistry {
     /// Returns what to release and flush.
     func dropFailed(_ failed: Set<MediaEndpointID>?, in room: String, reason: String) -> Departure {
         state.withLock { s -> Departure in
-            guard var current = s.rooms[room] else { return Departure() }
-            var result = Departure()
-            var errors: [(owner: String, endpointName: String)] = []
-            func fails(_ user: String, _ key: RoomEndpoint) -> Bool {
-                failed?.contains(MediaEndpointID(room: room, owner: user, endpoint: key)) ?? true
-            }
-            // Publishers first, so that a subscriber hears `participantUnpublished` before its `mediaError`, and does
-            // not subscribe again to a stream that is gone.
-            for user in current.order {
-                guard var me = current[user], me.phase == .joined, fails(user, .publisher),
-                      let endpoint = me.endpoints[.publisher] else { continue }
-                if case .awaiting = endpoint { continue }
-                me.endpoints[.publisher] = nil
-                let wasLive = me.publishing == .live
-                me.publishing = .idle
-                current[user] = me
-                guard endpoint == .ready else { continue }
-                result.released.append(MediaEndpointID(room: room, owner: user, endpoint: .publisher))
-                errors.append((user, user))
-                if wasLive {
-                    for subscriber in announceUnpublished(user, in: &current, into: &result) {
-                        errors.append((subscriber, user))
-                    }
+            let result = s.rooms.withExisting(room) { current -> Departure in
+                var result = Departure()
+                var errors: [(owner: String, endpointName: String)] = []
+                func fails(_ user: String, _ key: RoomEndpoint) -> Bool {
+                    failed?.contains(MediaEndpointID(room: room, owner: user, endpoint: key)) ?? true
                 }
-            }
-            for user in current.order {
-                guard var me = current[user], me.phase == .joined else { continue }
-                for (key, endpoint) in me.endpoints {
-                    guard case .subscriber(let publisher) = key, fails(user, key) else { continue }
+                // Publishers first, so that a subscriber hears `participantUnpublished` before its `mediaError`, and does
+                // not subscribe again to a stream that is gone.
+                for user in current.order {
+                    guard var me = current[user], me.phase == .joined, fails(user, .publisher),
+                          let endpoint = me.endpoints[.publisher] else { continue }
                     if case .awaiting = endpoint { continue }
-                    me.endpoints[key] = nil
-                    if endpoint == .ready {
-                        result.released.append(MediaEndpointID(room: room, owner: user, endpoint: key))
-                        errors.append((user, publisher))
+                    me.endpoints[.publisher] = nil
+                    let wasLive = me.publishing == .live
+                    me.publishing = .idle
+                    current[user] = me
+                    guard endpoint == .ready else { continue }
+                    result.released.append(MediaEndpointID(room: room, owner: user, endpoint: .publisher))
+                    errors.append((user, user))
+                    if wasLive {
+                        for subscriber in announceUnpublished(user, in: &current, into: &result) {
+                            errors.append((subscriber, user))
+                        }
                     }
                 }
-                current[user] = me
+                for user in current.order {
+                    guard var me = current[user], me.phase == .joined else { continue }
+                    for (key, endpoint) in me.endpoints {
+                        guard case .subscriber(let publisher) = key, fails(user, key) else { continue }
+                        if case .awaiting = endpoint { continue }
+                        me.endpoints[key] = nil
+                        if endpoint == .ready {
+                            result.released.append(MediaEndpointID(room: room, owner: user, endpoint: key))
+                            errors.append((user, publisher))
+                        }
+                    }
+                    current[user] = me
+                }
+                for (owner, endpointName) in errors {
+                    guard let outbox = current[owner]?.outbox else { continue }
+                    outbox.enqueue(RoomNotification.mediaError(.init(error: reason, endpointName: endpointName)).encoded)
+                    result.flush.append(outbox)
+                }
+                return result
             }
-            s.rooms[room] = current
+            guard let result else { return Departure() }
             if !result.released.isEmpty { changed(&s) }
-            for (owner, endpointName) in errors {
-                guard let outbox = current[owner]?.outbox else { continue }
-                outbox.enqueue(RoomNotification.mediaError(.init(error: reason, endpointName: endpointName)).encoded)
-                result.flush.append(outbox)
-            }
             return result
         }
     }
@@ -78,11 +80,12 @@ extension RoomRegistry {
     /// Records whether media flows on `endpoint`, for operators (``OperationsSnapshot``).
     func recordFlow(_ flow: MediaFlow, on endpoint: MediaEndpointID) {
         state.withLock { s in
-            guard var room = s.rooms[endpoint.room], var owner = room[endpoint.owner],
-                  owner.endpoints[endpoint.endpoint] != nil else { return }
-            owner.flows[endpoint.endpoint, default: [:]][flow.direction, default: [:]][flow.kind] = flow.flowing
-            room[endpoint.owner] = owner
-            s.rooms[endpoint.room] = room
+            guard s.rooms[endpoint.room]?[endpoint.owner]?.endpoints[endpoint.endpoint] != nil else { return }
+            s.rooms.withExisting(endpoint.room) { room in
+                var owner = room[endpoint.owner]!
+                owner.flows[endpoint.endpoint, default: [:]][flow.direction, default: [:]][flow.kind] = flow.flowing
+                room[endpoint.owner] = owner
+            }
             changed(&s)
         }
     }
@@ -94,16 +97,16 @@ extension RoomRegistry {
     func takeAllMedia() -> (endpoints: [MediaEndpointID], rooms: [String]) {
         state.withLock { s in
             var endpoints: [MediaEndpointID] = []
-            for name in s.rooms.keys {
-                guard var room = s.rooms[name] else { continue }
-                for user in room.order {
-                    guard var member = room[user] else { continue }
-                    endpoints += Self.readyEndpoints(of: member, in: name)
-                    for (key, endpoint) in member.endpoints where endpoint == .ready { member.endpoints[key] = nil }
-                    if member.publishing == .live { member.publishing = .idle }
-                    room[user] = member
+            for name in Array(s.rooms.keys) {
+                s.rooms.withExisting(name) { room in
+                    for user in room.order {
+                        guard var member = room[user] else { continue }
+                        endpoints += Self.readyEndpoints(of: member, in: name)
+                        for (key, endpoint) in member.endpoints where endpoint == .ready { member.endpoints[key] = nil }
+                        if member.publishing == .live { member.publishing = .idle }
+                        room[user] = member
+                    }
                 }
-                s.rooms[name] = room
             }
             return (endpoints, Array(s.rooms.keys))
         }

@@ -48,20 +48,22 @@ final class RoomRegistry: Sendable {
     func reserve(user: String, skeleton: String, room name: String, session: ServerSession) throws(RoomError) {
         try state.withLock { (s: inout State) throws(RoomError) in
             if let membership = s.members[session.id] { throw RoomError.alreadyInRoom(membership.room) }
-            var room = s.rooms[name] ?? Room(name: name)
             if s.rooms[name] == nil, let max = limits.maxRooms, s.rooms.count >= max {
                 throw RoomError(.roomCannotBeCreated, message: "too many rooms (limit \(max))")
             }
-            if room[user] != nil || room.remote[user] != nil { throw RoomError.existingUser(user, room: name) }
-            if let member = room.member(withSkeleton: skeleton) {
-                throw RoomError.lookAlike(user, of: member, room: name)
+            try s.rooms.withRoom(name) { (room: inout Room?) throws(RoomError) in
+                // Checked before the room is created, so that a refused first join leaves no room behind.
+                if room?[user] != nil || room?.remote[user] != nil { throw RoomError.existingUser(user, room: name) }
+                if let member = room?.member(withSkeleton: skeleton) {
+                    throw RoomError.lookAlike(user, of: member, room: name)
+                }
+                if let max = limits.maxParticipantsPerRoom, room?.participants.count ?? 0 >= max {
+                    throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
+                }
+                let outbox = SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
+                if room == nil { room = Room(name: name) }
+                room![user] = Participant(name: user, skeleton: skeleton, session: session, outbox: outbox)
             }
-            if let max = limits.maxParticipantsPerRoom, room.participants.count >= max {
-                throw RoomError(.roomGeneric, message: "room '\(name)' is full (limit \(max))")
-            }
-            let outbox = SessionOutbox(roomServerSession: session, limit: limits.maxQueuedNotifications)
-            room[user] = Participant(name: user, skeleton: skeleton, session: session, outbox: outbox)
-            s.rooms[name] = room
             s.members[session.id] = Membership(room: name, user: user)
         }
     }
@@ -74,28 +76,30 @@ final class RoomRegistry: Sendable {
         throws(RoomError) -> (peers: [RoomParticipant], flush: [SessionOutbox])
     {
         try state.withLock { (s: inout State) throws(RoomError) in
-            guard let membership = s.members[session.id], var room = s.rooms[membership.room],
-                  var me = room[membership.user], me.phase == .joining
+            guard let membership = s.members[session.id],
+                  s.rooms[membership.room]?[membership.user]?.phase == .joining
             else { throw RoomError(.roomClosed, message: "the room closed while joining") }
             guard claimed() else {
                 Self.dropReservation(of: session, in: &s)
                 throw Self.abandoned
             }
-            let others = room.joined
-            me.phase = .joined
-            room[me.name] = me
-            let created = !room.announced
-            room.announced = true
-            s.rooms[room.name] = room
-            if created { events.publish(.roomCreated(room: room.name)) }
-            events.publish(.participantJoined(room: room.name, user: me.name))
-            // The first local join of a room tells of the participants of other nodes already there.
-            if created { publishRemoteChanges(in: room, from: [:]) }
+            let joined = s.rooms.withExisting(membership.room) { room -> (peers: [RoomParticipant], flush: [SessionOutbox]) in
+                let others = room.joined
+                room[membership.user]?.phase = .joined
+                let created = !room.announced
+                room.announced = true
+                if created { events.publish(.roomCreated(room: room.name)) }
+                events.publish(.participantJoined(room: room.name, user: membership.user))
+                // The first local join of a room tells of the participants of other nodes already there.
+                if created { publishRemoteChanges(in: room, from: [:]) }
+                let note = RoomNotification.participantJoined(.init(id: membership.user)).encoded
+                for other in others { other.outbox.enqueue(note) }
+                cluster?.post(RoomNotificationMethod.participantJoined.rawValue, room: room.name, user: membership.user,
+                              payload: "")
+                return (others.map(\.listing) + room.remoteListing, others.map(\.outbox))
+            }
             changed(&s)
-            let note = RoomNotification.participantJoined(.init(id: me.name)).encoded
-            for other in others { other.outbox.enqueue(note) }
-            cluster?.post(RoomNotificationMethod.participantJoined.rawValue, room: room.name, user: me.name, payload: "")
-            return (others.map(\.listing) + room.remoteListing, others.map(\.outbox))
+            return joined!
         }
     }
 
@@ -106,12 +110,13 @@ final class RoomRegistry: Sendable {
 
     /// Drops the reservation of `session`, if it has one that is not joined yet.
     private static func dropReservation(of session: ServerSession, in s: inout State) {
-        guard let membership = s.members[session.id], var room = s.rooms[membership.room],
-              room[membership.user]?.phase == .joining
+        guard let membership = s.members[session.id], s.rooms[membership.room]?[membership.user]?.phase == .joining
         else { return }
         s.members[session.id] = nil
-        room[membership.user] = nil
-        s.rooms[room.name] = room.isEmpty && !room.announced ? nil : room
+        s.rooms.withRoom(membership.room) { room in
+            room?[membership.user] = nil
+            if room?.isEmpty == true && room?.announced == false { room = nil }
+        }
     }
 
     /// What a request whose caller was told it failed (its handler deadline passed, or the server stops) throws
@@ -163,33 +168,36 @@ final class RoomRegistry: Sendable {
                 notifyDeparted: Bool = false) -> Departure? {
         state.withLock { s -> Departure? in
             guard let membership = s.members.removeValue(forKey: session.id),
-                  var room = s.rooms[membership.room], let me = room[membership.user]
+                  s.rooms[membership.room]?[membership.user] != nil
             else { return nil }
-            room[me.name] = nil
-            var result = Departure(released: Self.readyEndpoints(of: me, in: room.name), departed: [membership])
-            if me.phase == .joined {
-                cluster?.post(RoomNotificationMethod.participantLeft.rawValue, room: room.name, user: me.name, payload: "")
-                if notifyDeparted {
-                    me.outbox.enqueue(.participantEvicted)
-                    result.flush.append(me.outbox)
+            let (result, visible) = s.rooms.withRoom(membership.room) { (slot: inout Room?) -> (Departure, Bool) in
+                let name = membership.room
+                let me = slot![membership.user]!
+                slot![me.name] = nil
+                var result = Departure(released: Self.readyEndpoints(of: me, in: name), departed: [membership])
+                if me.phase == .joined {
+                    cluster?.post(RoomNotificationMethod.participantLeft.rawValue, room: name, user: me.name, payload: "")
+                    if notifyDeparted {
+                        me.outbox.enqueue(.participantEvicted)
+                        result.flush.append(me.outbox)
+                    }
+                    result.released += Self.dropSubscriptions(to: me.name, in: &slot!)
+                    if me.publishing == .live { events.publish(.participantUnpublished(room: name, user: me.name)) }
+                    events.publish(.participantLeft(room: name, user: me.name, departure: departure))
+                    let note = RoomNotification.participantLeft(.init(name: me.name)).encoded
+                    for other in slot!.joined {
+                        other.outbox.enqueue(note)
+                        result.flush.append(other.outbox)
+                    }
                 }
-                result.released += Self.dropSubscriptions(to: me.name, in: &room)
-                changed(&s)
-                if me.publishing == .live { events.publish(.participantUnpublished(room: room.name, user: me.name)) }
-                events.publish(.participantLeft(room: room.name, user: me.name, departure: departure))
-                let note = RoomNotification.participantLeft(.init(name: me.name)).encoded
-                for other in room.joined {
-                    other.outbox.enqueue(note)
-                    result.flush.append(other.outbox)
+                if slot!.isEmpty {
+                    result.emptied.append(name)
+                    if slot!.announced { events.publish(.roomClosed(room: name)) }
+                    slot = nil
                 }
+                return (result, me.phase == .joined)
             }
-            if room.isEmpty {
-                s.rooms[room.name] = nil
-                result.emptied.append(room.name)
-                if room.announced { events.publish(.roomClosed(room: room.name)) }
-            } else {
-                s.rooms[room.name] = room
-            }
+            if visible { changed(&s) }
             return result
         }
     }

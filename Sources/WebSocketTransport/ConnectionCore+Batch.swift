@@ -11,8 +11,8 @@ import SignalingSupport
 /// what the socket does not take, as for its own frames), so lws's write path, its partial-write buffering and
 /// its TLS stay in charge. Clients (whose frames lws masks) and messages too big for one frame keep lws's framing.
 extension ConnectionCore {
-    /// Most bytes one batch carries.
-    static let batchLimit = 64 << 10
+    /// Most bytes one batch carries, frame headers included: a batch always fits the loop's ``WriteScratch``.
+    static let batchLimit = WriteScratch.capacity
 
     /// What ``writeable(_:)`` writes next.
     enum Next {
@@ -37,10 +37,10 @@ extension ConnectionCore {
                 var batch: [Outbound] = []
                 var bytes = 0
                 for next in s.outbound {
-                    let size = next.buffer.count - CLWS_PRE
-                    guard size <= frameLimit, bytes + size <= Self.batchLimit else { break }
+                    let framed = Self.headerSize(length: next.size) + next.size
+                    guard next.size <= frameLimit, bytes + framed <= Self.batchLimit else { break }
                     batch.append(next)
-                    bytes += size
+                    bytes += framed
                 }
                 if batch.count >= 2 {
                     s.outbound.removeFirst(batch.count)
@@ -52,20 +52,21 @@ extension ConnectionCore {
         }
     }
 
-    /// Writes `batch` as consecutive unmasked frames in one lws write; false when lws refused it (close).
+    /// Writes `batch` as consecutive unmasked frames in one lws write, framed in the loop's scratch buffer; false
+    /// when lws refused it (close).
     func write(batch: [Outbound], on wsi: OpaquePointer) -> Bool {
-        var bytes = [UInt8](repeating: 0, count: CLWS_PRE)
-        bytes.reserveCapacity(CLWS_PRE + batch.reduce(0) { $0 + $1.buffer.count - CLWS_PRE + 10 })
-        for frame in batch {
-            Self.appendHeader(to: &bytes, binary: frame.binary, length: frame.buffer.count - CLWS_PRE)
-            bytes.append(contentsOf: frame.buffer[CLWS_PRE...])
-        }
-        let total = bytes.count - CLWS_PRE
-        let written = bytes.withUnsafeMutableBufferPointer { buffer in
-            lws_write(wsi, buffer.baseAddress! + CLWS_PRE, total, LWS_WRITE_HTTP)
+        let total = batch.reduce(0) { $0 + Self.headerSize(length: $1.size) + $1.size }
+        let written = loop.writeScratch.withPayload(count: total) { start in
+            var cursor = start
+            for frame in batch {
+                cursor += Self.writeHeader(to: cursor, binary: frame.message.isBinary, length: frame.size)
+                frame.message.copyPayload(from: 0, count: frame.size, to: cursor)
+                cursor += frame.size
+            }
+            return lws_write(wsi, start, total, LWS_WRITE_HTTP)
         }
         guard written >= total else { return false }
-        let payload = batch.reduce(0) { $0 + $1.buffer.count - CLWS_PRE }
+        let payload = batch.reduce(0) { $0 + $1.size }
         shared.withLock { s in
             s.outboundBytes -= payload
             s.batchedMessages += batch.count
@@ -74,20 +75,34 @@ extension ConnectionCore {
         return true
     }
 
-    /// An unmasked, final frame header (RFC 6455 §5.2): FIN and the opcode, then the payload length in 7, 7+16 or
-    /// 7+64 bits.
-    static func appendHeader(to bytes: inout [UInt8], binary: Bool, length: Int) {
-        bytes.append(0x80 | (binary ? 0x2 : 0x1))
+    /// The size of an unmasked frame header for a payload of `length` bytes (RFC 6455 §5.2).
+    static func headerSize(length: Int) -> Int {
+        switch length {
+        case ..<126: 2
+        case ..<65536: 4
+        default: 10
+        }
+    }
+
+    /// Writes an unmasked, final frame header (RFC 6455 §5.2) at `destination`: FIN and the opcode, then the
+    /// payload length in 7, 7+16 or 7+64 bits. Returns its size (``headerSize(length:)``).
+    static func writeHeader(to destination: UnsafeMutablePointer<UInt8>, binary: Bool, length: Int) -> Int {
+        destination[0] = 0x80 | (binary ? 0x2 : 0x1)
         switch length {
         case ..<126:
-            bytes.append(UInt8(length))
+            destination[1] = UInt8(length)
+            return 2
         case ..<65536:
-            bytes.append(126)
-            bytes.append(UInt8(length >> 8))
-            bytes.append(UInt8(length & 0xFF))
+            destination[1] = 126
+            destination[2] = UInt8(length >> 8)
+            destination[3] = UInt8(length & 0xFF)
+            return 4
         default:
-            bytes.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((length >> shift) & 0xFF)) }
+            destination[1] = 127
+            for (i, shift) in stride(from: 56, through: 0, by: -8).enumerated() {
+                destination[2 + i] = UInt8((length >> shift) & 0xFF)
+            }
+            return 10
         }
     }
 }

@@ -8,10 +8,9 @@ import Foundation
 extension ConnectionCore {
     /// Queues `message`; resumes when lws has taken its last frame.
     func send(_ message: WebSocketMessage) async throws {
-        let buffer = Self.frameBuffer(message)
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
             do {
-                try enqueue(buffer, binary: message.isBinary) { error in
+                try enqueue(message) { error in
                     if let error { c.resume(throwing: error) } else { c.resume() }
                 }
             } catch {
@@ -23,21 +22,11 @@ extension ConnectionCore {
     /// Queues `message` without waiting for it to be written; `written` (if any) is called once, on the service
     /// thread, never from inside this call: `nil` once lws has taken the last frame, or the
     /// error when the connection ended first.
+    ///
+    /// The queue keeps `message` itself, not a copy of its bytes: a message queued to many connections (a room
+    /// broadcast) is held once, whatever the number of recipients (docs/libwebsockets.md#writes).
     func enqueue(_ message: WebSocketMessage, written: (@Sendable (TransportError?) -> Void)?) throws {
-        try enqueue(Self.frameBuffer(message), binary: message.isBinary, written: written)
-    }
-
-    private static func frameBuffer(_ message: WebSocketMessage) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: CLWS_PRE)
-        switch message {
-        case .text(let s): buffer.append(contentsOf: s.utf8)
-        case .binary(let d): buffer.append(contentsOf: d)
-        }
-        return buffer
-    }
-
-    private func enqueue(_ buffer: [UInt8], binary: Bool, written: (@Sendable (TransportError?) -> Void)?) throws {
-        let size = buffer.count - CLWS_PRE
+        let size = message.byteCount
         enum Outcome { case closed(TransportError), queued(wake: Bool), overflow }
         let outcome = shared.withLock { s -> Outcome in
             switch s.phase {
@@ -48,7 +37,7 @@ extension ConnectionCore {
                     code: WebSocketCloseCode(rawValue: close.code), reason: close.reason, initiatedLocally: true)))
             case .connecting, .open: break
             }
-            s.outbound.append(Outbound(buffer: buffer, binary: binary, written: written))
+            s.outbound.append(Outbound(message: message, size: size, written: written))
             s.outboundBytes += size
             if s.outboundBytes > limits.maxOutboundBytes { return .overflow }
             if s.writeRequested { return .queued(wake: false) }
@@ -90,8 +79,6 @@ extension ConnectionCore {
                 }
             }
             if current == nil {
-                // Take the frame out of the shared queue so this thread owns its buffer uniquely: writing into it
-                // (lws masks client payloads in place) must not copy it.
                 switch takeNext() {
                 case nil:
                     break
@@ -106,25 +93,26 @@ extension ConnectionCore {
                     continue
                 }
             }
-            guard current != nil else { break }
-            let total = current!.buffer.count - CLWS_PRE
+            guard let frame = current else { break }
+            let total = frame.size
             let chunk = min(limits.maxFrameSize, total - writeOffset)
             let isStart = writeOffset == 0
             let isEnd = writeOffset + chunk == total
-            let kind = current!.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
+            let kind = frame.message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
             let flags = lws_write_ws_flags(Int32(kind.rawValue), isStart ? 1 : 0, isEnd ? 1 : 0)
             let offset = writeOffset
-            // Bytes before the fragment were already sent, so they serve as its LWS_PRE headroom.
-            let written = current!.buffer.withUnsafeMutableBufferPointer { buf in
-                lws_write(wsi, buf.baseAddress! + CLWS_PRE + offset, chunk, lws_write_protocol(rawValue: UInt32(flags)))
+            // The fragment goes to the loop's scratch buffer, behind its LWS_PRE headroom: lws writes the frame
+            // header there and masks a client's payload in place, never touching the shared message.
+            let written = loop.writeScratch.withPayload(count: chunk) { start in
+                frame.message.copyPayload(from: offset, count: chunk, to: start)
+                return lws_write(wsi, start, chunk, lws_write_protocol(rawValue: UInt32(flags)))
             }
             if written < chunk { return -1 }
             if isEnd {
-                let done = current!.written
                 current = nil
                 writeOffset = 0
                 shared.withLock { $0.outboundBytes -= total }
-                done?(nil)
+                frame.written?(nil)
             } else {
                 writeOffset += chunk
             }

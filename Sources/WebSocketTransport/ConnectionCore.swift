@@ -13,10 +13,11 @@ final class ConnectionCore: @unchecked Sendable {
     enum Phase { case connecting, open, closing, closed(WebSocketCloseInfo) }
 
     struct Outbound {
-        /// `CLWS_PRE` bytes of headroom, then the payload: lws writes frame headers into the headroom and
-        /// client writes mask the payload in place, so this buffer is private (docs/libwebsockets.md#writes).
-        var buffer: [UInt8]
-        var binary: Bool
+        /// The message itself, shared (not copied) by every connection it was queued to: its bytes are copied into
+        /// the loop's ``WriteScratch`` only when they are written (docs/libwebsockets.md#writes).
+        var message: WebSocketMessage
+        /// The payload size in bytes, counted once at enqueue.
+        var size: Int
         /// Called once, outside every lock: `nil` when lws has taken the last frame, else why it never will.
         var written: (@Sendable (TransportError?) -> Void)?
     }
@@ -56,8 +57,9 @@ final class ConnectionCore: @unchecked Sendable {
     var wsi: OpaquePointer?
     /// Reassembly of inbound fragments (``InboundAssembler``).
     lazy var rx = InboundAssembler(maxMessageSize: limits.maxMessageSize, keepCapacity: limits.maxFrameSize * 2)
+    /// Payload bytes of ``current`` already written.
     var writeOffset = 0
-    /// The frame being written, owned by the service thread while its fragments go out.
+    /// The message being written, owned by the service thread while its fragments go out.
     var current: Outbound?
     var peerClose: (code: UInt16, reason: String)?
     var localClose: (code: UInt16, reason: String)?

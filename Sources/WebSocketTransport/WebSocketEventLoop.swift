@@ -36,6 +36,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// The libev loop the service thread runs (``EventBackend/libev``); nil on lws's poll() loop.
     private var libev: LibevLoop?
     let strings = CStringStore()
+    /// Where every connection of this loop puts a frame's bytes for `lws_write` (``WriteScratch``).
+    private(set) lazy var writeScratch = WriteScratch()
     /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
     /// until `LWS_CALLBACK_WSI_DESTROY`.
     var cores: [ObjectIdentifier: ConnectionCore] = [:]
