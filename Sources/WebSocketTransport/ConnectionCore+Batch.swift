@@ -22,6 +22,16 @@ extension ConnectionCore {
         case single(Outbound)
     }
 
+    /// Whether a message waits to be written; when none does, no write is requested any more, as in ``takeNext()``.
+    /// Service thread.
+    func hasQueued() -> Bool {
+        shared.withLock { s in
+            if !s.outbound.isEmpty { return true }
+            s.writeRequested = false
+            return false
+        }
+    }
+
     /// Takes what goes out next, under one lock: a batch when a server has at least two queued messages small
     /// enough to be one frame each, else the first queued message; nil (and no write requested any more) when the
     /// queue is empty. Service thread.

@@ -67,17 +67,28 @@ extension ConnectionCore {
 
     /// `LWS_CALLBACK_*_WRITEABLE`: writes queued frames until the socket would block, several small ones of a
     /// server in one write (``takeNext()``). Returns -1 to close.
+    ///
+    /// Whether the socket takes more (`lws_send_pipe_choked`, a `poll()` system call) is asked only before a
+    /// second write: a WRITEABLE that writes one message (every request and answer of a sequential caller) makes
+    /// one system call, the write itself.
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         if finished { return -1 }
+        var wrote = false
+        /// After a write: false (and another WRITEABLE asked for) when the socket would block.
+        func roomForMore() -> Bool {
+            guard wrote, lws_send_pipe_choked(wsi) != 0 else { return true }
+            lws_callback_on_writable(wsi)
+            return false
+        }
         while true {
+            if current == nil, wrote, !probeDue, !hasQueued() { break }
             // A due round-trip probe goes out between messages, never between the fragments of one.
             if current == nil, probeDue, shared.withLock({ $0.requestedClose == nil }) {
+                guard roomForMore() else { return 0 }
                 if !writeProbe(wsi) { return -1 }
-                if lws_send_pipe_choked(wsi) != 0 {
-                    lws_callback_on_writable(wsi)
-                    return 0
-                }
+                wrote = true
             }
+            guard roomForMore() else { return 0 }
             if current == nil {
                 switch takeNext() {
                 case nil:
@@ -86,10 +97,7 @@ extension ConnectionCore {
                     current = frame
                 case .batch(let batch)?:
                     if !write(batch: batch, on: wsi) { return -1 }
-                    if lws_send_pipe_choked(wsi) != 0 {
-                        lws_callback_on_writable(wsi)
-                        return 0
-                    }
+                    wrote = true
                     continue
                 }
             }
@@ -108,6 +116,7 @@ extension ConnectionCore {
                 return lws_write(wsi, start, chunk, lws_write_protocol(rawValue: UInt32(flags)))
             }
             if written < chunk { return -1 }
+            wrote = true
             if isEnd {
                 current = nil
                 writeOffset = 0
@@ -115,10 +124,6 @@ extension ConnectionCore {
                 frame.written?(nil)
             } else {
                 writeOffset += chunk
-            }
-            if lws_send_pipe_choked(wsi) != 0 {
-                lws_callback_on_writable(wsi)
-                return 0
             }
         }
         if let close = shared.withLock({ $0.requestedClose }) {
