@@ -63,6 +63,36 @@ struct ReconnectLifecycleTests {
         #expect(client.isConnected && client.sessionId == "S1")
     }
 
+    @Test func aResumeWhoseConnectionDropsRightAfterItsAnswerReSendsThePendingRequestOnTheNext() async throws {
+        // Given a client with a session and one request pending, reconnecting after a drop
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work", params: [1]) }
+        let sent = try await first.receive()
+        await first.close(code: 1006, reason: "network")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+
+        // When the server answers the resume and the connection drops at once (before or after the client made it
+        // its connection, and before or after the re-send went out)
+        let second = try await transport.nextPeer()
+        try await second.reply(to: try await second.receive(), Self.resumedByOurServer)
+        await second.close(code: 1006, reason: "network")
+        try await advance(clock, by: .seconds(1), onceDue: "the next backoff")
+
+        // Then the next connection resumes the session and re-sends the request, whose answer completes the call
+        let third = try await transport.nextPeer()
+        let connect = try await third.receive()
+        #expect(connect["method"] == "connect")
+        try await third.reply(to: connect, Self.resumedByOurServer)
+        let resent = try await third.receive()
+        #expect(resent == sent)
+        try await third.reply(to: resent, ["value": "done", "sessionId": "S1"])
+        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                == ["value": "done", "sessionId": "S1"])
+    }
+
     @Test func theClientNeverReusesAnIdWithinASessionAcrossDropsAndResumes() async throws {
         // Given a client with a session (its first request used one id)
         let client = client()
