@@ -63,6 +63,47 @@ struct ReconnectLifecycleTests {
         #expect(client.isConnected && client.sessionId == "S1")
     }
 
+    @Test func aDropWhoseHandlingIsHeldBackDoesNotFailTheResumeOfTheNextConnection() async throws {
+        try await BlockingGate.withTurn {
+            // Given a client with a session and a request pending, whose state observer holds the thread that handles
+            // a drop: the observers run inside the drop's transition, before the ended connection's requests fail
+            let client = client()
+            let gate = BlockingGate()
+            let held = LockedValue(false)
+            client.observeConnectionStates { state in
+                guard state == .reconnecting(attempt: 1), held.withLock({ h in defer { h = true }; return !h }) else { return }
+                gate.block()
+            }
+            defer { gate.open() }
+            let log = StateLog(client)
+            let first = try await connectWithSession(client)
+            let call = Task { try await client.call("work", params: [1]) }
+            let sent = try await first.receive()
+
+            // When the connection drops and the reconnect loop sends its `connect` while the drop's handling is held
+            await first.close(code: 1006, reason: "network")
+            try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+            let second = try await transport.nextPeer()
+            let connect = try await second.receive()
+            #expect(gate.isBlocking, "the drop's handling was not held (the observer ran on another thread)")
+            gate.open()
+            // (answered once the drop's callbacks ran: an answer queued behind the observer would be handled before
+            // the drop's handling went on)
+            try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+            try await second.reply(to: connect, Self.resumedByOurServer)
+
+            // Then that `connect` was not failed with the old connection's end: the session resumes, the request is
+            // re-sent, and its answer completes the call (it failed every control request, this one included; its
+            // answer was dropped and the call waited forever)
+            let resent = try await second.receive()
+            #expect(resent == sent)
+            try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
+            #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                    == ["value": "done", "sessionId": "S1"])
+            try await log.wait(for: "resumed") { $0 == .resumed }
+        }
+    }
+
     @Test func aResumeWhoseConnectionDropsRightAfterItsAnswerReSendsThePendingRequestOnTheNext() async throws {
         // Given a client with a session and one request pending, reconnecting after a drop
         let client = client()
