@@ -85,7 +85,8 @@ struct ReconnectLifecycleTests {
             try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
             let second = try await transport.nextPeer()
             let connect = try await second.receive()
-            #expect(gate.isBlocking, "the drop's handling was not held (the observer ran on another thread)")
+            // (the observer may not have run yet: the thread handling the drop can lag behind the loop it started)
+            try await waitUntil("the drop's handling to be held") { gate.isBlocking }
             gate.open()
             // (answered once the drop's callbacks ran: an answer queued behind the observer would be handled before
             // the drop's handling went on)
