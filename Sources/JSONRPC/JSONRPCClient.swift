@@ -242,19 +242,23 @@ public final class JSONRPCClient: Sendable {
     /// and `reason`.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         let end = ConnectionEnd(code: code, reason: reason)
-        let (action, reconnecting, waiters, timer) = transition { s in
+        // The pending requests are taken in the same locked step as the state: a dispatch task that finds one of
+        // its requests still pending must not find the client idle (autoConnect would dial after the close).
+        let (action, reconnecting, waiters, timer, requests) = transition { s in
             defer {
                 s.connecting = nil
                 s.reconnecting = nil
                 s.waiters = [:]
                 s.heartbeatTimer = nil
             }
-            return (s.machine.closeRequested(end), s.reconnecting, Array(s.waiters.values), s.heartbeatTimer)
+            let action = s.machine.closeRequested(end)
+            let requests: [RequestTable.Entry] = if case .close = action { s.requests.removeAll() } else { [] }
+            return (action, s.reconnecting, Array(s.waiters.values), s.heartbeatTimer, requests)
         }
         reconnecting?.cancel()
         timer?.cancel()
         guard case .close(let connections) = action else { return }
-        failRequests(with: .connectionClosed(end))
+        Self.fail(requests, with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.disconnected(end))
         for connection in connections { await connection.close(code: code, reason: reason) }
