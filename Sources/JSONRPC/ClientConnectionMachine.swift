@@ -228,14 +228,13 @@ package struct ClientConnectionMachine<Connection: Sendable>: Sendable {
 
     /// The handshake's `connect{sessionId}` was answered (`resumed`), refused, or there was no session to resume.
     /// A refused session is forgotten. Returns the requests to re-send: those lost at the drop when resumed,
-    /// none otherwise (the caller fails them).
+    /// none otherwise (the caller fails them). The lost requests are kept until a handshake completes: when this
+    /// handshake's connection is lost before it does (the re-sends may not have gone out), the next one's resume
+    /// returns them again; otherwise they would be neither re-sent nor failed, only left to their deadlines.
     package mutating func resumeAnswered(epoch: Int, resumed: Bool) -> Set<RequestID> {
-        guard case .reconnecting(var reconnection) = phase, reconnection.epoch == epoch else { return [] }
+        guard case .reconnecting(let reconnection) = phase, reconnection.epoch == epoch else { return [] }
         if !resumed { sessionId = nil }
-        let lost = reconnection.lostIDs
-        reconnection.lostIDs = []
-        phase = .reconnecting(reconnection)
-        return resumed ? lost : []
+        return resumed ? reconnection.lostIDs : []
     }
 
     /// The handshake of connection `generation` is done: it becomes the open connection. Returns false when the

@@ -242,19 +242,23 @@ public final class JSONRPCClient: Sendable {
     /// and `reason`.
     public func close(code: UInt16 = 1000, reason: String = "") async {
         let end = ConnectionEnd(code: code, reason: reason)
-        let (action, reconnecting, waiters, timer) = transition { s in
+        // The pending requests are taken in the same locked step as the state: a dispatch task that finds one of
+        // its requests still pending must not find the client idle (autoConnect would dial after the close).
+        let (action, reconnecting, waiters, timer, requests) = transition { s in
             defer {
                 s.connecting = nil
                 s.reconnecting = nil
                 s.waiters = [:]
                 s.heartbeatTimer = nil
             }
-            return (s.machine.closeRequested(end), s.reconnecting, Array(s.waiters.values), s.heartbeatTimer)
+            let action = s.machine.closeRequested(end)
+            let requests: [RequestTable.Entry] = if case .close = action { s.requests.removeAll() } else { [] }
+            return (action, s.reconnecting, Array(s.waiters.values), s.heartbeatTimer, requests)
         }
         reconnecting?.cancel()
         timer?.cancel()
         guard case .close(let connections) = action else { return }
-        failRequests(with: .connectionClosed(end))
+        Self.fail(requests, with: .connectionClosed(end))
         for waiter in waiters { waiter.resume(throwing: RPCError.connectionClosed(end)) }
         eventHub.publish(.disconnected(end))
         for connection in connections { await connection.close(code: code, reason: reason) }
@@ -269,40 +273,51 @@ public final class JSONRPCClient: Sendable {
     }
 
     /// The receive loop (or the heartbeat) reported the end of connection `generation`.
+    ///
+    /// The requests that end with it are taken out of the table in the same locked step as the transition: once the
+    /// lock is released, the reconnect loop started here may register its handshake's `connect` (a control request
+    /// of the *new* connection), which failing "every control request" a moment later would have failed too; its
+    /// answer was then dropped and the loop waited for a next attempt while the pending calls waited forever.
     func connectionEnded(generation: Int, end: ConnectionEnd) {
         // The clock and the timer handle may be the user's: neither is called under the lock.
         let lostAt = clock.now
-        let (next, heartbeatTimer) = transition { s -> (ClientConnectionMachine<any MessageConnection>.EndAction, (any TimerHandle)?) in
+        typealias Ending = (next: ClientConnectionMachine<any MessageConnection>.EndAction, heartbeatTimer: (any TimerHandle)?,
+                            ended: [RequestTable.Entry])
+        let (next, heartbeatTimer, ended) = transition { s -> Ending in
             let next = s.machine.connectionEnded(generation: generation, end: end, pendingIDs: s.requests.callIDs)
+            let ended: [RequestTable.Entry]
             switch next {
-            case .ignore, .handshakeLost:
-                return (next, nil)
+            case .ignore:
+                return (next, nil, [])
+            case .handshakeLost:
+                // The reconnect loop waits on its `connect`; failing it sends the loop to its next attempt.
+                return (next, nil, s.requests.removeAll(.control))
             case .reconnect(let epoch):
+                ended = s.requests.removeAll(.control)
                 if let backoff = configuration.reconnect.backoff {
                     s.reconnecting = Task { await self.reconnect(after: end, lostAt: lostAt, backoff: backoff, epoch: epoch) }
                 }
             case .stop:
-                break
+                // Without reconnecting (policy off, or a close code that forbids it) a drop completes every pending
+                // request at once; a refusal (4401, 4403) with its typed error.
+                ended = s.requests.removeAll()
             }
             defer { s.heartbeatTimer = nil }
-            return (next, s.heartbeatTimer)
+            return (next, s.heartbeatTimer, ended)
         }
         heartbeatTimer?.cancel()
         switch next {
         case .ignore:
             return
         case .handshakeLost:
-            // The reconnect loop waits on its `connect`; failing it sends the loop to its next attempt.
-            failRequests(.control, with: .connectionClosed(end))
+            Self.fail(ended, with: .connectionClosed(end))
         case .reconnect:
-            failRequests(.control, with: .connectionClosed(end))
+            Self.fail(ended, with: .connectionClosed(end))
             logger.info("connection lost; reconnecting", metadata: ["reason": "\(end)"])
             eventHub.publish(.disconnected(end))
         case .stop:
-            // Without reconnecting (policy off, or a close code that forbids it) a drop completes every pending
-            // request at once; a refusal (4401, 4403) with its typed error.
-            let failed = failRequests(with: .closed(end))
-            logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(failed)"])
+            Self.fail(ended, with: .closed(end))
+            logger.info("connection ended", metadata: ["reason": "\(end)", "failedRequests": "\(ended.count)"])
             eventHub.publish(.disconnected(end))
             if end.code != 1000 { eventHub.publish(.failure(.closed(end))) }
         }

@@ -219,8 +219,14 @@ extension RequestTableOwner {
     @discardableResult
     func failRequests(_ kind: RequestTable.Kind? = nil, with error: RPCError) -> Int {
         let taken = withRequests { $0.removeAll(kind) }
-        for entry in taken { entry.outcome.fulfill(.failure(error)) }
+        Self.fail(taken, with: error)
         return taken.count
+    }
+
+    /// Completes `entries`, already taken out of the table (under the owner's lock, with whatever else had to
+    /// change in that step), with `error`.
+    static func fail(_ entries: [RequestTable.Entry], with error: RPCError) {
+        for entry in entries { entry.outcome.fulfill(.failure(error)) }
     }
 
     /// Runs an entry's `onSuccess` and fulfils its outcome: what a path that took it out of the table does.

@@ -122,6 +122,24 @@ import Testing
         #expect(machine.connection(ofGeneration: 1) == "c1")
     }
 
+    @Test func aHandshakeLostAfterItsResumeWasAnsweredLeavesTheLostRequestsToTheNextResume() {
+        var machine = openMachine()
+        _ = machine.connectionEnded(generation: 1, end: drop, pendingIDs: [.number(7), .number(8)])
+        _ = machine.handshakeStarted(epoch: 1, connection: "c2")
+        #expect(machine.resumeAnswered(epoch: 1, resumed: true) == [.number(7), .number(8)])
+        // The connection ends while the client re-sends (or before it completes the handshake)
+        #expect(machine.connectionEnded(generation: 2, end: drop, pendingIDs: [.number(7), .number(8)]) == .handshakeLost)
+        #expect(machine.handshakeCompleted(epoch: 1, generation: 2, resumed: true) == false)
+
+        // The next attempt's resume re-sends them again (the server dedupes the ids), rather than leaving them to
+        // wait out their deadlines unsent
+        #expect(machine.attemptStarted(epoch: 1, attempt: 2) == true)
+        _ = machine.handshakeStarted(epoch: 1, connection: "c3")
+        #expect(machine.resumeAnswered(epoch: 1, resumed: true) == [.number(7), .number(8)])
+        #expect(machine.handshakeCompleted(epoch: 1, generation: 3, resumed: true) == true)
+        #expect(machine.connectionState == .resumed)
+    }
+
     @Test func aLostHandshakeSendsTheLoopToItsNextAttemptAndAnAbandonedOneIsForgotten() {
         var machine = openMachine()
         _ = machine.connectionEnded(generation: 1, end: drop, pendingIDs: [])

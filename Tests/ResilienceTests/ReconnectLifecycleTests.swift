@@ -5,6 +5,9 @@ import Testing
 
 /// The lifecycle (docs/architecture.md#lifecycle) on a ManualClock and in-memory connections: reconnect, resume, 40007,
 /// close codes, the budget, stop(), and the bounded queue. Runs in milliseconds.
+///
+/// Every wait has a deadline (a call's outcome, `close()`), so that a request that never completes fails its test
+/// with what was awaited instead of hanging the run; time moves only once the timer it is meant to fire is armed.
 struct ReconnectLifecycleTests {
     let clock = ManualClock()
     let transport = ScriptedTransport()
@@ -17,10 +20,11 @@ struct ReconnectLifecycleTests {
 
     /// Connects `client` with a first call that teaches it the session id `S1`; returns the server end.
     func connectWithSession(_ client: JSONRPCClient) async throws -> ScriptedPeer {
-        async let hello = client.call("hello")
+        let hello = Task { try await client.call("hello") }
+        defer { hello.cancel() }
         let peer = try await transport.nextPeer()
         try await peer.reply(to: try await peer.receive(), ["value": "hi", "sessionId": "S1"])
-        _ = try await hello
+        _ = try await withDeadline(.seconds(10), "the answer to 'hello'") { try await hello.value }
         #expect(client.sessionId == "S1")
         return peer
     }
@@ -41,7 +45,7 @@ struct ReconnectLifecycleTests {
         // When the connection drops and the backoff delay passes
         await first.close(code: 1006, reason: "network")
         try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
-        try await advance(clock, by: .milliseconds(300), whenTimersExceed: 1)
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
 
         // Then the client resumes with connect{sessionId} on the new connection
         let second = try await transport.nextPeer()
@@ -52,10 +56,83 @@ struct ReconnectLifecycleTests {
         let resent = try await second.receive()
         #expect(resent == sent)
         try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
-        #expect(try await call.value == ["value": "done", "sessionId": "S1"])
+        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                == ["value": "done", "sessionId": "S1"])
         try await log.wait(for: "resumed") { $0 == .resumed }
         #expect(log.all == [.disconnected(nil), .connecting, .connected, .reconnecting(attempt: 1), .resumed])
         #expect(client.isConnected && client.sessionId == "S1")
+    }
+
+    @Test func aDropWhoseHandlingIsHeldBackDoesNotFailTheResumeOfTheNextConnection() async throws {
+        try await BlockingGate.withTurn {
+            // Given a client with a session and a request pending, whose state observer holds the thread that handles
+            // a drop: the observers run inside the drop's transition, before the ended connection's requests fail
+            let client = client()
+            let gate = BlockingGate()
+            let held = LockedValue(false)
+            client.observeConnectionStates { state in
+                guard state == .reconnecting(attempt: 1), held.withLock({ h in defer { h = true }; return !h }) else { return }
+                gate.block()
+            }
+            defer { gate.open() }
+            let log = StateLog(client)
+            let first = try await connectWithSession(client)
+            let call = Task { try await client.call("work", params: [1]) }
+            let sent = try await first.receive()
+
+            // When the connection drops and the reconnect loop sends its `connect` while the drop's handling is held
+            await first.close(code: 1006, reason: "network")
+            try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+            let second = try await transport.nextPeer()
+            let connect = try await second.receive()
+            // (the observer may not have run yet: the thread handling the drop can lag behind the loop it started)
+            try await waitUntil("the drop's handling to be held") { gate.isBlocking }
+            gate.open()
+            // (answered once the drop's callbacks ran: an answer queued behind the observer would be handled before
+            // the drop's handling went on)
+            try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+            try await second.reply(to: connect, Self.resumedByOurServer)
+
+            // Then that `connect` was not failed with the old connection's end: the session resumes, the request is
+            // re-sent, and its answer completes the call (it failed every control request, this one included; its
+            // answer was dropped and the call waited forever)
+            let resent = try await second.receive()
+            #expect(resent == sent)
+            try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
+            #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                    == ["value": "done", "sessionId": "S1"])
+            try await log.wait(for: "resumed") { $0 == .resumed }
+        }
+    }
+
+    @Test func aResumeWhoseConnectionDropsRightAfterItsAnswerReSendsThePendingRequestOnTheNext() async throws {
+        // Given a client with a session and one request pending, reconnecting after a drop
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work", params: [1]) }
+        let sent = try await first.receive()
+        await first.close(code: 1006, reason: "network")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+
+        // When the server answers the resume and the connection drops at once (before or after the client made it
+        // its connection, and before or after the re-send went out)
+        let second = try await transport.nextPeer()
+        try await second.reply(to: try await second.receive(), Self.resumedByOurServer)
+        await second.close(code: 1006, reason: "network")
+        try await advance(clock, by: .seconds(1), onceDue: "the next backoff")
+
+        // Then the next connection resumes the session and re-sends the request, whose answer completes the call
+        let third = try await transport.nextPeer()
+        let connect = try await third.receive()
+        #expect(connect["method"] == "connect")
+        try await third.reply(to: connect, Self.resumedByOurServer)
+        let resent = try await third.receive()
+        #expect(resent == sent)
+        try await third.reply(to: resent, ["value": "done", "sessionId": "S1"])
+        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                == ["value": "done", "sessionId": "S1"])
     }
 
     @Test func theClientNeverReusesAnIdWithinASessionAcrossDropsAndResumes() async throws {
@@ -68,15 +145,17 @@ struct ReconnectLifecycleTests {
         for cycle in 1...3 {
             // When it makes two calls, the connection drops, and the session resumes
             for n in 0..<2 {
-                async let call = client.call("work", params: [.int(n)])
+                let call = Task { try await client.call("work", params: [.int(n)]) }
+                defer { call.cancel() }
                 let request = try await peer.receive()
                 ids.append(request["id"] ?? .null)
                 try await peer.reply(to: request, ["sessionId": "S1"])
-                _ = try await call
+                _ = try await withDeadline(.seconds(10), "the answer to call \(n) of cycle \(cycle)") { try await call.value }
             }
             await peer.close(code: 1006, reason: "network")
             try await waitUntil("reconnecting \(cycle)") { log.all.count(where: { $0 == .reconnecting(attempt: 1) }) == cycle }
-            try await advance(clock, by: .milliseconds(300))  // no call pending: the backoff is the only timer
+            // (not "once a timer is armed": the deadline timer of the first call, at 600 s, stays armed)
+            try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
             peer = try await transport.nextPeer()
             let connect = try await peer.receive()
             ids.append(connect["id"] ?? .null)
@@ -99,7 +178,7 @@ struct ReconnectLifecycleTests {
 
         // When it reconnects and the server no longer knows the session
         await first.close(code: 1001, reason: "restart")
-        try await advance(clock, by: .milliseconds(300), whenTimersExceed: 1)
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
         let second = try await transport.nextPeer()
         let connect = try await second.receive()
         try await second.send(["jsonrpc": "2.0", "id": connect["id"]!,
@@ -107,15 +186,16 @@ struct ReconnectLifecycleTests {
 
         // Then the pending request fails with connectionClosed, the session id is dropped, and calls go on
         await #expect(throws: RPCError.connectionClosed(ConnectionEnd(code: 1001, reason: "restart"))) {
-            try await call.value
+            try await withDeadline(.seconds(10), "the call to fail") { try await call.value }
         }
         try await log.wait(for: "connected again") { $0 == .connected && log.all.contains(.reconnecting(attempt: 1)) }
         #expect(client.sessionId == nil)
-        async let fresh = client.call("fresh")
+        let fresh = Task { try await client.call("fresh") }
+        defer { fresh.cancel() }
         let request = try await second.receive()
         #expect(request["method"] == "fresh")
         try await second.reply(to: request, ["sessionId": "S2"])
-        _ = try await fresh
+        _ = try await withDeadline(.seconds(10), "the answer to 'fresh'") { try await fresh.value }
         #expect(client.sessionId == "S2")
     }
 
@@ -133,7 +213,9 @@ struct ReconnectLifecycleTests {
 
         // Then the request fails at once (a refusal with its typed error), the client is disconnected, and it never
         // dials again
-        await #expect(throws: RPCError.closed(end)) { try await call.value }
+        await #expect(throws: RPCError.closed(end)) {
+            try await withDeadline(.seconds(10), "the call to fail") { try await call.value }
+        }
         #expect(client.connectionState == .disconnected(end))
         clock.advance(by: .seconds(120))
         #expect(transport.attempts == 1)
@@ -164,7 +246,9 @@ struct ReconnectLifecycleTests {
         #expect(log.all.contains(.reconnecting(attempt: 3)))
         guard case .disconnected(let end?) = client.connectionState else { Issue.record("not disconnected"); return }
         #expect(end.reason.contains("gave up reconnecting"))
-        await #expect(throws: RPCError.connectionClosed(end)) { try await waiting.value }
+        await #expect(throws: RPCError.connectionClosed(end)) {
+            try await withDeadline(.seconds(10), "the queued call to fail") { try await waiting.value }
+        }
         #expect(transport.attempts >= 3)
     }
 
@@ -181,11 +265,13 @@ struct ReconnectLifecycleTests {
         try await waitUntil("the call to wait") { !client.pendingRequestIDs.isEmpty && clock.pendingTimers >= 2 }
 
         // When the user closes the client
-        await client.close()
+        try await returnsWithin(.seconds(10), "close()") { await client.close() }
 
         // Then the waiting call fails at once, the state is disconnected, and no attempt follows
         let end = ConnectionEnd(code: 1000, reason: "")
-        await #expect(throws: RPCError.connectionClosed(end)) { try await waiting.value }
+        await #expect(throws: RPCError.connectionClosed(end)) {
+            try await withDeadline(.seconds(10), "the queued call to fail") { try await waiting.value }
+        }
         #expect(client.connectionState == .disconnected(end))
         let attempts = transport.attempts
         clock.advance(by: .seconds(120))
@@ -212,7 +298,7 @@ struct ReconnectLifecycleTests {
 
         // Then one fails at once (the queue is full) and the two others go out once the session resumes
         try await waitUntil("one call to fail") { failed.withLock { $0 }.count == 1 }
-        clock.advance(by: .milliseconds(300))
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
         let second = try await transport.nextPeer()
         let connect = try await second.receive()
         try await second.reply(to: connect, ["value": "reconnection successful", "sessionId": "S1"])
@@ -221,7 +307,7 @@ struct ReconnectLifecycleTests {
             #expect(request["method"] == "queued")
             try await second.reply(to: request, ["sessionId": "S1"])
         }
-        for call in calls { _ = try? await call.value }
+        try await withDeadline(.seconds(10), "the queued calls to end") { for call in calls { _ = try? await call.value } }
         #expect(failed.withLock { $0 }.count == 1)
         guard case .connectionClosed(let end?)? = (failed.withLock { $0 }).first else { Issue.record("\(failed.withLock { $0 })"); return }
         #expect(end.reason.contains("already waiting"))
@@ -248,9 +334,11 @@ extension ReconnectLifecycleTests {
         clock.advance(by: .seconds(2))
 
         // Then it times out, although the client is still reconnecting
-        await #expect(throws: RPCError.timeout(method: "queued", attempts: 1)) { try await waiting.value }
+        await #expect(throws: RPCError.timeout(method: "queued", attempts: 1)) {
+            try await withDeadline(.seconds(10), "the queued call to time out") { try await waiting.value }
+        }
         #expect(!client.connectionState.isConnected)
-        await client.close()
+        try await returnsWithin(.seconds(10), "close()") { await client.close() }
     }
 }
 

@@ -93,6 +93,17 @@ func advance(_ clock: ManualClock, by step: Duration, whenTimersExceed count: In
     clock.advance(by: step)
 }
 
+/// A ManualClock helper: waits until a timer is due within `step` (`what`, e.g. the backoff's sleep), then moves time
+/// by `step`, firing it. Unlike counting timers, a timer armed long before (a request's deadline) cannot stand in for
+/// the one awaited: moved before the backoff's sleep is armed, time would pass without waking it.
+func advance(_ clock: ManualClock, by step: Duration, onceDue what: String) async throws {
+    try await waitUntil("\(what) to be due within \(step)") {
+        guard let next = clock.nextDeadline else { return false }
+        return next <= clock.now + step
+    }
+    clock.advance(by: step)
+}
+
 extension JSONRPCClient.Backoff {
     /// Scaled down for socket tests: 50 ms doubling to 400 ms, a 2 s server window, a budget of 10 s.
     static let fast = JSONRPCClient.Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400),
