@@ -127,6 +127,9 @@ extension ConnectionCore {
             }
         }
         if let close = shared.withLock({ $0.requestedClose }) {
+            // What lws still holds of the last write goes out before the close frame: closing now would drop it,
+            // and the close frame with it (a member that reads again must see its 4410).
+            guard roomForMore() else { return 0 }
             localClose = localClose ?? close
             var bytes = Array(close.reason.utf8.prefix(123))
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(close.code)), &bytes, bytes.count)

@@ -29,23 +29,31 @@ struct ReconnectLifecycleTests {
         return peer
     }
 
+    /// A client with a session and one `work` call pending, whose connection then dropped (1006) and whose backoff
+    /// passed: its next connection is being dialled. Returns the client, its state log, the call and the call's
+    /// request as it was first sent.
+    func pendingCallAfterADrop() async throws
+        -> (client: JSONRPCClient, log: StateLog, call: Task<JSONValue, any Error>, sent: JSONValue)
+    {
+        let client = client()
+        let log = StateLog(client)
+        let first = try await connectWithSession(client)
+        let call = Task { try await client.call("work", params: [1]) }
+        let sent = try await first.receive()
+        await first.close(code: 1006, reason: "network")
+        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
+        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+        return (client, log, call, sent)
+    }
+
     /// The `connect` result of this package's servers: they dedupe ids and replay missed notifications.
     static let resumedByOurServer: JSONValue = [
         "value": "reconnection successful", "sessionId": "S1", "capabilities": ["dedupe", "replay"],
     ]
 
     @Test func aDropResumesTheSessionAndResendsPendingRequestsWithTheirIds() async throws {
-        // Given a client with a session and one request pending
-        let client = client()
-        let log = StateLog(client)
-        let first = try await connectWithSession(client)
-        let call = Task { try await client.call("work", params: [1]) }
-        let sent = try await first.receive()
-
-        // When the connection drops and the backoff delay passes
-        await first.close(code: 1006, reason: "network")
-        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
-        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+        // Given a client with a session and one request pending, when the connection drops and the backoff passes
+        let (client, log, call, sent) = try await pendingCallAfterADrop()
 
         // Then the client resumes with connect{sessionId} on the new connection
         let second = try await transport.nextPeer()
@@ -107,14 +115,7 @@ struct ReconnectLifecycleTests {
 
     @Test func aResumeWhoseConnectionDropsRightAfterItsAnswerReSendsThePendingRequestOnTheNext() async throws {
         // Given a client with a session and one request pending, reconnecting after a drop
-        let client = client()
-        let log = StateLog(client)
-        let first = try await connectWithSession(client)
-        let call = Task { try await client.call("work", params: [1]) }
-        let sent = try await first.receive()
-        await first.close(code: 1006, reason: "network")
-        try await log.wait(for: "reconnecting") { $0 == .reconnecting(attempt: 1) }
-        try await advance(clock, by: .milliseconds(300), onceDue: "the backoff")
+        let (_, _, call, sent) = try await pendingCallAfterADrop()
 
         // When the server answers the resume and the connection drops at once (before or after the client made it
         // its connection, and before or after the re-send went out)
