@@ -46,6 +46,17 @@ struct ReconnectLifecycleTests {
         return (client, log, call, sent)
     }
 
+    /// Expects `peer` to receive the request `sent` again, exactly as it was (same id), answers it, and expects the
+    /// answer to complete `call`.
+    func expectResentAndAnswered(_ sent: JSONValue, on peer: ScriptedPeer,
+                                 completing call: Task<JSONValue, any Error>) async throws {
+        let resent = try await peer.receive()
+        #expect(resent == sent)
+        try await peer.reply(to: resent, ["value": "done", "sessionId": "S1"])
+        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
+                == ["value": "done", "sessionId": "S1"])
+    }
+
     /// The `connect` result of this package's servers: they dedupe ids and replay missed notifications.
     static let resumedByOurServer: JSONValue = [
         "value": "reconnection successful", "sessionId": "S1", "capabilities": ["dedupe", "replay"],
@@ -61,11 +72,7 @@ struct ReconnectLifecycleTests {
         #expect(connect["method"] == "connect" && connect["params"] == ["sessionId": "S1"])
         try await second.reply(to: connect, Self.resumedByOurServer)
         // And re-sends the pending request exactly as it was, with its id; its answer completes the call
-        let resent = try await second.receive()
-        #expect(resent == sent)
-        try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
-        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
-                == ["value": "done", "sessionId": "S1"])
+        try await expectResentAndAnswered(sent, on: second, completing: call)
         try await log.wait(for: "resumed") { $0 == .resumed }
         #expect(log.all == [.disconnected(nil), .connecting, .connected, .reconnecting(attempt: 1), .resumed])
         #expect(client.isConnected && client.sessionId == "S1")
@@ -104,11 +111,7 @@ struct ReconnectLifecycleTests {
             // Then that `connect` was not failed with the old connection's end: the session resumes, the request is
             // re-sent, and its answer completes the call (it failed every control request, this one included; its
             // answer was dropped and the call waited forever)
-            let resent = try await second.receive()
-            #expect(resent == sent)
-            try await second.reply(to: resent, ["value": "done", "sessionId": "S1"])
-            #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
-                    == ["value": "done", "sessionId": "S1"])
+            try await expectResentAndAnswered(sent, on: second, completing: call)
             try await log.wait(for: "resumed") { $0 == .resumed }
         }
     }
@@ -129,11 +132,7 @@ struct ReconnectLifecycleTests {
         let connect = try await third.receive()
         #expect(connect["method"] == "connect")
         try await third.reply(to: connect, Self.resumedByOurServer)
-        let resent = try await third.receive()
-        #expect(resent == sent)
-        try await third.reply(to: resent, ["value": "done", "sessionId": "S1"])
-        #expect(try await withDeadline(.seconds(10), "the call's answer") { try await call.value }
-                == ["value": "done", "sessionId": "S1"])
+        try await expectResentAndAnswered(sent, on: third, completing: call)
     }
 
     @Test func theClientNeverReusesAnIdWithinASessionAcrossDropsAndResumes() async throws {
