@@ -111,6 +111,12 @@ public final class HostilePeer: @unchecked Sendable {
         }
     }
 
+    /// The next frame as it came (control frames included, nothing answered); `nil` once the socket ended.
+    public func nextFrame() -> (opcode: Opcode?, payload: [UInt8])? {
+        guard let (_, opcode, payload) = try? readFrame() else { return nil }
+        return (Opcode(rawValue: opcode), payload)
+    }
+
     private func readFrame() throws -> (fin: Bool, opcode: UInt8, payload: [UInt8]) {
         let head = try take(2)
         var length = UInt64(head[1] & 0x7F)

@@ -35,7 +35,7 @@ extension ConnectionCore {
         ci.origin = nil
         if let sub = configuration.subprotocol { ci.protocol = strings.keep(sub) }
         ci.local_protocol_name = loop.defaultProtocolName
-        ci.retry_and_idle_policy = loop.retryPolicy(for: configuration.limits)
+        ci.retry_and_idle_policy = loop.retryPolicy
         if url.secure {
             var flags = LCCSCF_USE_SSL.rawValue
             if configuration.tls.allowSelfSigned { flags |= LCCSCF_ALLOW_SELFSIGNED.rawValue }

@@ -8,6 +8,7 @@ import Foundation
 extension ConnectionCore {
     /// `LWS_CALLBACK_(CLIENT_)RECEIVE`: one chunk of a message. Returns -1 to close.
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        heard()
         let chunk = UnsafeRawBufferPointer(start: length > 0 ? input : nil, count: input == nil ? 0 : length)
         switch rx.receive(chunk, binary: lws_frame_is_binary(wsi) != 0, final: lws_is_final_fragment(wsi) != 0) {
         case .partial:

@@ -81,11 +81,13 @@ extension ConnectionCore {
             return false
         }
         while true {
-            if current == nil, wrote, !probeDue, !hasQueued() { break }
-            // A due round-trip probe goes out between messages, never between the fragments of one.
-            if current == nil, probeDue, shared.withLock({ $0.requestedClose == nil }) {
+            if current == nil, wrote, !probeDue, !keepAlivePingDue, !hasQueued() { break }
+            // A due PING (round-trip probe or keep-alive; the probe's serves both) goes out between messages, never
+            // between the fragments of one.
+            if current == nil, probeDue || keepAlivePingDue, shared.withLock({ $0.requestedClose == nil }) {
                 guard roomForMore() else { return 0 }
-                if !writeProbe(wsi) { return -1 }
+                if !(probeDue ? writeProbe(wsi) : writeKeepAlivePing(wsi)) { return -1 }
+                keepAlivePingDue = false
                 wrote = true
             }
             guard roomForMore() else { return 0 }

@@ -38,8 +38,10 @@ extension ConnectionCore {
         return true
     }
 
-    /// `LWS_CALLBACK_RECEIVE_PONG`: the PONG to our probe in flight sets the round-trip time; any other is ignored.
+    /// `LWS_CALLBACK_RECEIVE_PONG` / `LWS_CALLBACK_CLIENT_RECEIVE_PONG`: any PONG is a sign of life (keep-alive); the
+    /// PONG to our probe in flight also sets the round-trip time.
     func pong(_ input: UnsafeMutableRawPointer?, _ length: Int) {
+        heard()
         guard let probe = probeInFlight, let input, length == Self.probeMagic.count + 8 else { return }
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         guard bytes.prefix(Self.probeMagic.count).elementsEqual(Self.probeMagic) else { return }

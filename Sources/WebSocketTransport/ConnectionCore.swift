@@ -81,6 +81,14 @@ final class ConnectionCore: @unchecked Sendable {
     /// The probe PING waiting for its PONG.
     var probeInFlight: (sequence: UInt64, sentAt: ContinuousClock.Instant)?
     var probeSequence: UInt64 = 0
+    /// Keep-alive (``ConnectionCore/checkKeepAlive(at:)``): a sign of life (a received frame, a PONG) since the
+    /// loop's last sweep; the time from which the peer has surely been silent; whether the sweep watches this
+    /// connection; the keep-alive PING (due at the next WRITEABLE; sent and not yet answered by a sign of life).
+    var heardSinceSweep = false
+    var silentSince = ContinuousClock.Instant.now
+    var keepAliveWatched = false
+    var keepAlivePingDue = false
+    var keepAlivePinged = false
 
     init(loop: WebSocketEventLoop, limits: ConnectionLimits) {
         self.loop = loop
@@ -103,6 +111,7 @@ final class ConnectionCore: @unchecked Sendable {
             return s.connectWaiter
         }
         waiter?.resume()
+        startKeepAlive()
         if let server { server.established(self) }
         // A close or sends requested while connecting go out now.
         if shared.withLock({ $0.writeRequested || $0.requestedClose != nil }) { lws_callback_on_writable(wsi) }

@@ -81,7 +81,7 @@ private func handle(
     case LWS_CALLBACK_ESTABLISHED:
         core?.established(wsi)
         return 0
-    case LWS_CALLBACK_RECEIVE_PONG:
+    case LWS_CALLBACK_RECEIVE_PONG, LWS_CALLBACK_CLIENT_RECEIVE_PONG:
         core?.pong(input, length)
         return 0
     case LWS_CALLBACK_HTTP:

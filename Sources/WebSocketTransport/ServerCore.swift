@@ -64,7 +64,7 @@ final class ServerCore: @unchecked Sendable {
         info.protocols = loop.protocolTable(subprotocols: configuration.subprotocols)
         info.vhost_name = strings.keep(loop.nextVhostName("server"))
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        info.retry_and_idle_policy = loop.retryPolicy(for: configuration.limits)
+        info.retry_and_idle_policy = loop.retryPolicy
         info.gid = -1
         info.uid = -1
         var options = CLWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT

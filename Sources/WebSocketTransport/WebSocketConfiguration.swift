@@ -36,9 +36,13 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var inboundLowWatermark: Int = 1 << 20
     /// Queued outbound bytes above which the connection is closed with 1008 (a slow consumer).
     public var maxOutboundBytes: Int = 8 << 20
-    /// Idle time after which lws sends a WebSocket PING; `nil` disables it.
+    /// Time without a sign of life from the peer (a frame or a PONG) after which a WebSocket PING goes out; `nil`
+    /// (or a value at or above ``idleTimeout``) disables it. Checked by the loop's keep-alive sweep: never early, and late
+    /// by at most one sweep (a quarter of the shortest keep-alive interval, at most about a second;
+    /// docs/libwebsockets.md#keepalive).
     public var pingInterval: Duration? = .seconds(30)
-    /// Idle time after which the connection is dropped if nothing (not even a PONG) arrived.
+    /// Time without a sign of life from the peer (a frame or a PONG) after which the connection is dropped (closed
+    /// as 1006 "abnormal", without a close frame); `nil` disables it.
     public var idleTimeout: Duration? = .seconds(40)
     /// How often a server-side connection sends a WebSocket PING of its own to measure the round-trip time
     /// (``WebSocketConnection/roundTripTime``); `nil` disables the probe. One timer per server probes all its open

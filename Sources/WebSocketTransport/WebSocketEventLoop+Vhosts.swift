@@ -19,28 +19,22 @@ extension WebSocketEventLoop {
         return UnsafePointer(table)
     }
 
-    struct RetryKey: Hashable { var ping: UInt16; var hangup: UInt16 }
-
-    /// The validity (keep-alive) policy for `limits`, shared by every connection with the same values.
-    func retryPolicy(for limits: ConnectionLimits) -> UnsafePointer<lws_retry_bo_t> {
-        func secs(_ d: Duration?) -> UInt16 {
-            guard let d else { return 0 }
-            return UInt16(clamping: max(1, d.components.seconds))
-        }
-        let key = RetryKey(ping: secs(limits.pingInterval), hangup: secs(limits.idleTimeout))
-        if let existing = retryPolicies[key] { return UnsafePointer(existing) }
+    /// The retry-and-idle policy of every connection: lws's validity timers off (`secs_since_valid_hangup` 0), as
+    /// keep-alive is the loop's own sweep (``watchKeepAlive(period:)``, docs/libwebsockets.md#keepalive). Without a
+    /// policy lws would apply its context default, which re-arms a per-connection timer in its sorted list.
+    var retryPolicy: UnsafePointer<lws_retry_bo_t> {
+        if let existing = retryPolicyStorage { return UnsafePointer(existing) }
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
         table.initialize(to: 1000)
-        retryTables.append(table)
         let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
         var bo = lws_retry_bo_t()
         bo.retry_ms_table = UnsafePointer(table)
         bo.retry_ms_table_count = 1
         bo.conceal_count = 0
-        bo.secs_since_valid_ping = key.ping == 0 ? UInt16.max - 1 : key.ping
-        bo.secs_since_valid_hangup = key.hangup == 0 ? UInt16.max : key.hangup
+        bo.secs_since_valid_ping = 0
+        bo.secs_since_valid_hangup = 0
         policy.initialize(to: bo)
-        retryPolicies[key] = policy
+        retryPolicyStorage = policy
         return UnsafePointer(policy)
     }
 

@@ -41,13 +41,15 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
     /// until `LWS_CALLBACK_WSI_DESTROY`.
     var cores: [ObjectIdentifier: ConnectionCore] = [:]
+    /// The keep-alive sweep (``keepAliveTick()``).
+    var keepAliveClock = KeepAliveClock()
     /// Client vhosts by TLS trust; `nil` is the plain `ws://` one.
     var clientVhosts: [TLSClientConfiguration?: OpaquePointer] = [:]
     /// Listening servers; their vhost user pointers are unretained, so this owns them until the vhost is gone.
     var servers: [UnsafeMutableRawPointer: ServerCore] = [:]
     var protocolTables: [UnsafeMutablePointer<lws_protocols>] = []
-    var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
-    var retryTables: [UnsafeMutablePointer<UInt32>] = []
+    /// ``retryPolicy``, made on first use; its retry table is freed with it.
+    var retryPolicyStorage: UnsafeMutablePointer<lws_retry_bo_t>?
     var vhostCounter = 0
     /// The CA directories and the policy of the client vhost being created, for `clientTLSContextReady(_:)`.
     var pendingCADirectory: String?
@@ -246,6 +248,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         mailbox.setContext(nil)
         mailbox.drain()
         for server in servers.values { server.loopEnding() }
+        endKeepAlive()
         destroyContext()
         logSink.retire()
         LWSLogSink.restore(nil)
@@ -268,11 +271,12 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         cores.removeAll()
         servers.removeAll()
         protocolTables.forEach { $0.deallocate() }
-        retryPolicies.values.forEach { $0.deallocate() }
-        retryTables.forEach { $0.deallocate() }
+        if let policy = retryPolicyStorage {
+            UnsafeMutablePointer(mutating: policy.pointee.retry_ms_table)?.deallocate()
+            policy.deallocate()
+        }
         protocolTables = []
-        retryPolicies = [:]
-        retryTables = []
+        retryPolicyStorage = nil
     }
 }
 

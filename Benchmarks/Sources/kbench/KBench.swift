@@ -25,7 +25,9 @@ import RoomCluster
 /// - `kbench kms-load URL SERVER_PID KMS_PID CLIENTS`: join, publish and subscribe storms against `room-server --kms`
 ///   whose media is in `kms-double` (``KMSLoad``); it asks run.py for the double's counters by writing `stats` lines
 ///   and reading the answers on stdin, before its JSON object;
-/// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM.
+/// - `kbench idle-client URL CONNECTIONS`: connects, makes one call per connection, then idles until SIGTERM;
+/// - `kbench room-scale-worker URL FIRST COUNT ROOMS`: one load process of the 10,000-client row, driven over
+///   stdin/stdout by Benchmarks/harness/scale.py (``RoomScaleWorker``).
 @main
 enum KBench {
     /// Synchronous on purpose: an async `main` ends in `dispatch_main()`, which exits the main thread with
@@ -52,7 +54,7 @@ enum KBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         let rest = Array(arguments.dropFirst())
-        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "nio-async-client": 2, "room-load": 3, "kms-load": 4, "idle-client": 2][mode] ?? 0
+        let needed = ["raw-client": 2, "rpc-client": 2, "rpc-loop-client": 2, "nio-client": 2, "nio-async-client": 2, "room-load": 3, "kms-load": 4, "idle-client": 2, "room-scale-worker": 4][mode] ?? 0
         guard rest.count >= needed, rest.first.map({ $0.hasPrefix("ws://") || $0.hasPrefix("redis://") }) ?? (needed == 0)
         else { usage() }
         switch mode {
@@ -80,12 +82,15 @@ enum KBench {
             emit(try await KMSLoad.run(url: rest[0], serverPID: Int32(rest[1]) ?? 0, kmsPID: Int32(rest[2]) ?? 0,
                                        clients: Int(rest[3]) ?? 200))
         case "idle-client": try await EchoClients.idle(url: rest[0], connections: Int(rest[1]) ?? 1)
+        case "room-scale-worker":
+            guard let first = Int(rest[1]), let count = Int(rest[2]), let rooms = Int(rest[3]), rooms > 0 else { usage() }
+            try await RoomScaleWorker.run(url: rest[0], first: first, count: count, rooms: rooms)
         default: usage()
         }
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|nio-async-client|room-load|kms-load|idle-client ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: kbench raw-server|rpc-server|room-server|nio-server|raw-client|rpc-client|rpc-loop-client|nio-client|nio-async-client|room-load|kms-load|idle-client|room-scale-worker ...\n".utf8))
         exit(64)
     }
 
