@@ -3,6 +3,8 @@
 
 Usage: run.py [--clients N] [--seconds S] [--repeats R] [--callgrind-calls N] [--json PATH]
   --clients          room-load clients (default $BENCH_CLIENTS or 200; the performance targets use 1000)
+  --scale-clients    clients of the scale row (harness/scale.py: one room-server, 4 load processes, rooms of 100;
+                     default $BENCH_SCALE_CLIENTS or 10000; 0 skips it)
   --seconds          pipelined phase of each echo pair (default $BENCH_SECONDS or 1; the sequential phase takes half)
   --repeats          runs of each echo pair, pinned and unpinned interleaved; the table shows medians (default 3)
   --callgrind-calls  sequential calls counted under callgrind (default $BENCH_CALLGRIND_CALLS or 1000; 0 skips)
@@ -30,6 +32,7 @@ from harness.instructions import per_round_trip
 from harness.kms import kms_load, kms_rows
 from harness.processes import HERE, KBENCH, SDP, Server, raise_open_file_limit, run_json
 from harness.ratios import DERIVED_NAMES, derive, targets
+from harness.scale import scale_load, scale_rows, scale_targets
 
 sys.path.insert(0, str(HERE.parent / "scripts"))
 from idle_cpu import cpu_seconds  # noqa: E402  (the helper of `make idle-cpu`)
@@ -127,6 +130,7 @@ def target_rows(goals):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=int(os.environ.get("BENCH_CLIENTS", "200")))
+    parser.add_argument("--scale-clients", type=int, default=int(os.environ.get("BENCH_SCALE_CLIENTS", "10000")))
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "1")))
     parser.add_argument("--repeats", type=int, default=int(os.environ.get("BENCH_REPEATS", "3")))
     parser.add_argument("--idle-seconds", type=float, default=float(os.environ.get("BENCH_IDLE_SECONDS", "10")))
@@ -147,12 +151,15 @@ def main():
     load = room_load(args.clients)
     kms = kms_load(args.clients)
     cluster = cluster_load()
+    scale = scale_load(args.scale_clients) if args.scale_clients > 0 else {"error": "--scale-clients 0"}
     idle_result = idle(args.idle_seconds)
     sdp = run_json([SDP, "--json"], 120)["sdp"]
     counts = per_round_trip(args.callgrind_calls) if args.callgrind_calls > 0 else {"error": "--callgrind-calls 0"}
     derived = {mode: derive(echo[mode]) for mode in echo}
     goals = targets(derived, echo, sdp, load, idle_result, args.clients, counts)
     goals += [{"target": name, "pinned": None, "unpinned": verdict} for name, verdict in cluster_targets(cluster)]
+    if args.scale_clients > 0:
+        goals += [{"target": name, "pinned": None, "unpinned": verdict} for name, verdict in scale_targets(scale)]
     machine["loadavg_at_end"] = os.getloadavg()[0]
 
     table = [("#", "Measurement", "Pinned (taskset -c 0)", "Unpinned")]
@@ -163,6 +170,7 @@ def main():
     table += room_rows(load, args.clients) + sdp_rows(sdp) + idle_rows(idle_result) + instruction_rows(counts)
     table += cluster_rows(cluster)
     table += kms_rows(kms)
+    table += scale_rows(scale)
     table += target_rows(goals)
 
     widths = [max(len(row[i]) for row in table) for i in range(4)]
@@ -174,7 +182,7 @@ def main():
           f"{args.callgrind_calls} sequential calls minus 0")
     print("\n".join(lines))
     results = {"machine": machine, "seconds": args.seconds, "repeats": args.repeats, "clients": args.clients,
-               "echo": echo, "derived": derived, "room_load": load, "kms_load": kms, "cluster": cluster, "sdp": sdp, "idle": idle_result,
+               "echo": echo, "derived": derived, "room_load": load, "kms_load": kms, "cluster": cluster, "scale": scale, "sdp": sdp, "idle": idle_result,
                "instructions_per_round_trip": counts, "targets": goals,
                "elapsed_s": round(time.monotonic() - started, 1)}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

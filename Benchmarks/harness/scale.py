@@ -13,11 +13,14 @@ quiet window with every client connected); the leave storm.
 import json
 import queue
 import subprocess
+import sys
 import threading
 import time
 
-from harness.processes import KBENCH, Server
-from idle_cpu import cpu_seconds
+from harness.processes import HERE, KBENCH, Server
+
+sys.path.insert(0, str(HERE.parent / "scripts"))
+from idle_cpu import cpu_seconds  # noqa: E402  (the helper of `make idle-cpu`)
 
 
 def resident_kib(pid):
@@ -193,6 +196,8 @@ def scale_load(clients, processes=4, room_size=100, solo_messages=200, rounds=5,
         phase = "leave storm"
         left = workers.everyone("leave", "left", 300)
         result["leave_failures"] = sum(a["failed"] for a in left)
+        if result["leave_failures"]:
+            result["leave_error"] = next(a["error"] for a in left if a["failed"])
         result["leave_storm_s"] = round((max(a["end"] for a in left) - min(a["start"] for a in left)) / 1e9, 3)
         return result
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as error:
@@ -201,3 +206,41 @@ def scale_load(clients, processes=4, room_size=100, solo_messages=200, rounds=5,
         if workers:
             workers.stop()
         server.stop()
+
+
+def scale_rows(figures):
+    if "error" in figures:
+        return [("9", f"{figures.get('clients', '?')} clients on one room-server", "—",
+                 "failed: " + figures["error"][:100])]
+    n, processes, size = figures["clients"], figures["load_processes"], figures["room_size"]
+    return [
+        ("9", f"scale: join storm, {n} clients ({processes} load processes) into {figures['rooms']} rooms of {size}",
+         "—", f"{figures['join_storm_s']:.2f} s (server CPU {figures['join_server_cpu_s']:.2f} s)"),
+        ("9", f"scale: server RSS per connection, {n} connected", "—",
+         f"{figures['server_rss_per_connection_kib']:.1f} KiB ({figures['server_rss_before_kib'] // 1024} → "
+         f"{figures['server_rss_after_join_kib'] // 1024} MiB)"),
+        ("9", f"scale: chat fan-out to a room of {size}, one room at a time ({figures['solo_messages']} messages)",
+         "—", f"p50 {figures['solo_fanout_p50_us'] / 1000:.2f} / p99 {figures['solo_fanout_p99_us'] / 1000:.2f} ms"),
+        ("9", f"scale: chat fan-out, all {figures['rooms']} rooms at once ({figures['round_messages']} messages)", "—",
+         f"p50 {figures['round_fanout_p50_us'] / 1000:.2f} / p99 {figures['round_fanout_p99_us'] / 1000:.2f} ms"),
+        ("9", f"scale: server CPU idle with {n} connected ({figures['idle_seconds']:g} s)", "—",
+         f"{figures['idle_server_share']:.2%} of a core"),
+        ("9", f"scale: leave storm ({figures['leave_failures']} failed)", "—", f"{figures['leave_storm_s']:.2f} s"),
+    ]
+
+
+def scale_targets(figures):
+    """Issue 37's scale targets, judged on the row's figures."""
+    n = figures.get("clients", "?")
+    def verdict(key, limit, unit, scale=1.0):
+        value = figures.get(key)
+        if value is None or "error" in figures:
+            return {"value": "not measured", "met": False}
+        return {"value": f"{value / scale:.2f} {unit}", "met": value <= limit}
+    return [
+        (f"scale, {n} clients: join storm <= 10 s", verdict("join_storm_s", 10, "s")),
+        (f"scale, {n} clients: server RSS <= 32 KiB per connection", verdict("server_rss_per_connection_kib", 32, "KiB")),
+        (f"scale, {n} clients: fan-out to a room of 100 (one at a time) p99 <= 20 ms",
+         verdict("solo_fanout_p99_us", 20000, "ms", 1000)),
+        (f"scale, {n} clients: idle server CPU <= 2 % of a core", verdict("idle_server_share", 0.02, "of a core")),
+    ]
