@@ -22,14 +22,28 @@ extension ConnectionCore {
         guard let period = Self.keepAlivePeriod(limits) else { return }
         silentSince = .now
         keepAliveWatched = true
-        loop.watchKeepAlive(period: period)
+        loop.watchSweep(period: period)
     }
 
     /// Service thread: a frame or a PONG arrived. Only a flag: the sweep turns it into a time.
     @inline(__always)
     func heard() { heardSinceSweep = true }
 
-    /// Service thread, from the loop's sweep at `now`: asks for the keep-alive PING or drops the connection, when
+    /// Service thread, from the loop's sweep at `now`: a close past its deadline is dropped; otherwise keep-alive
+    /// (``checkKeepAlive(at:)``). Returns whether the connection still needs the sweep.
+    func sweep(at now: ContinuousClock.Instant) -> Bool {
+        guard let deadline = closeDeadline else { return checkKeepAlive(at: now) }
+        guard !finished, let wsi else {
+            closeDeadline = nil
+            return false
+        }
+        guard now >= deadline else { return true }
+        closeDeadline = nil
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        return false
+    }
+
+    /// Service thread, from the sweep at `now`: asks for the keep-alive PING or drops the connection, when
     /// its time has come. Never early: a sign of life seen by this sweep counts as heard now, though it came
     /// earlier (so at most one sweep late). Returns whether the connection still needs watching.
     func checkKeepAlive(at now: ContinuousClock.Instant) -> Bool {

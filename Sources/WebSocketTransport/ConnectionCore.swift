@@ -85,6 +85,8 @@ final class ConnectionCore: @unchecked Sendable {
     /// loop's last sweep; the time from which the peer has surely been silent; whether the sweep watches this
     /// connection; the keep-alive PING (due at the next WRITEABLE; sent and not yet answered by a sign of life).
     var heardSinceSweep = false
+    /// When a close we started gives up on the peer (``beginClose(code:reason:flush:)``; the loop's sweep checks it).
+    var closeDeadline: ContinuousClock.Instant?
     var silentSince = ContinuousClock.Instant.now
     var keepAliveWatched = false
     var keepAlivePingDue = false
@@ -192,8 +194,12 @@ final class ConnectionCore: @unchecked Sendable {
         } + (flush ? [] : takeCurrent())
         let error = TransportError.closed(WebSocketCloseInfo(code: WebSocketCloseCode(rawValue: code), reason: reason, initiatedLocally: true))
         dropped.forEach { $0.written?(error) }
-        // A peer that never lets us write must not keep the socket forever.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, flush ? 5 : 1)
+        // A peer that never lets us write must not keep the socket forever: the loop's sweep drops it at this
+        // deadline (not lws_set_timeout: docs/libwebsockets.md#keepalive on lws's sorted timer list).
+        if closeDeadline == nil {
+            closeDeadline = .now + .seconds(flush ? 5 : 1)
+            loop.watchSweep(period: .seconds(1))
+        }
         lws_callback_on_writable(wsi)
     }
 

@@ -1,7 +1,8 @@
 import CLibWebSockets
 
-/// The loop's keep-alive sweep (docs/libwebsockets.md#keepalive): one `lws_sul` timer for every connection, armed
-/// while any connection is watched, so an idle loop without connections does not wake for it.
+/// The loop's connection sweep (docs/libwebsockets.md#keepalive): one `lws_sul` timer for every connection's
+/// keep-alive and close deadline, armed while any connection is watched, so an idle loop without connections does
+/// not wake for it. (Per-connection lws timers would each be inserted into lws's sorted list by a walk over it.)
 extension WebSocketEventLoop {
     /// Service thread state of the sweep.
     struct KeepAliveClock {
@@ -13,8 +14,9 @@ extension WebSocketEventLoop {
         var scheduled = false
     }
 
-    /// Service thread: a connection with keep-alive limits opened; `period` is how often it must be checked.
-    func watchKeepAlive(period: Duration) {
+    /// Service thread: a connection needs the sweep (keep-alive limits, or a close deadline) at least every
+    /// `period`.
+    func watchSweep(period: Duration) {
         keepAliveClock.period = keepAliveClock.scheduled ? min(keepAliveClock.period, period) : period
         scheduleKeepAlive()
     }
@@ -35,12 +37,12 @@ extension WebSocketEventLoop {
                          ConnectionCore.microseconds(keepAliveClock.period))
     }
 
-    /// The sweep: every watched connection is checked; the timer is armed again while any is still watched.
+    /// The sweep: every connection is checked; the timer is armed again while any is still watched.
     func keepAliveTick() {
         keepAliveClock.scheduled = false
         let now = ContinuousClock.now
         var watching = false
-        for core in cores.values where core.checkKeepAlive(at: now) { watching = true }
+        for core in cores.values where core.sweep(at: now) { watching = true }
         if watching { scheduleKeepAlive() }
     }
 

@@ -20,7 +20,7 @@ extension WebSocketEventLoop {
     }
 
     /// The retry-and-idle policy of every connection: lws's validity timers off (`secs_since_valid_hangup` 0), as
-    /// keep-alive is the loop's own sweep (``watchKeepAlive(period:)``, docs/libwebsockets.md#keepalive). Without a
+    /// keep-alive is the loop's own sweep (``watchSweep(period:)``, docs/libwebsockets.md#keepalive). Without a
     /// policy lws would apply its context default, which re-arms a per-connection timer in its sorted list.
     var retryPolicy: UnsafePointer<lws_retry_bo_t> {
         if let existing = retryPolicyStorage { return UnsafePointer(existing) }
