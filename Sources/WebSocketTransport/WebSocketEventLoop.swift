@@ -88,6 +88,16 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     }
 
     /// Why the loop could not start, if it could not.
+    /// How many sockets lws may hold under the process's descriptor limit: the limit (at most 65,536) less a reserve
+    /// of 1/64 of it, at least 64, that stays for everything else the process opens. At the full limit lws would
+    /// accept until `accept` fails with EMFILE, and the next `open` anywhere fails: libdispatch's worker monitor
+    /// then aborts the process ("workq: registered worker exited prematurely" when it cannot open
+    /// `/proc/<tid>/stat`), as a room-server with 15,000 clients did in `make bench`'s scale row.
+    static func socketLimit(descriptorLimit: rlim_t) -> Int {
+        let limit = Int(min(descriptorLimit, 65536))
+        return max(limit - max(64, limit / 64), 16)
+    }
+
     private var startFailure: TransportError? {
         threadInfo.withLock { $0.exited } ? mailbox.refusal : nil
     }
@@ -99,11 +109,11 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.timeout_secs = 20
-        // lws sizes its fd table from this; the process limit can be huge (docs/libwebsockets.md#service-loop,
+        // lws sizes its fd table from this, and stops accepting when it is full (docs/libwebsockets.md#service-loop,
         // docs/architecture.md#service-thread).
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        info.fd_limit_per_thread = UInt32(min(max(UInt64(limit.rlim_cur), 1024), 65536))
+        info.fd_limit_per_thread = UInt32(Self.socketLimit(descriptorLimit: limit.rlim_cur))
         info.user = Unmanaged<WebSocketEventLoop>.passUnretained(self).toOpaque()
         if configuration.refusedByLWSForTesting {
             info.ka_time = 1  // lws: "info->ka_interval can't be 0 if ka_time used"

@@ -50,7 +50,12 @@ enum Servers {
     /// (Redis URL, node id), a node of that cluster.
     static func room(cluster: (String, String)?) async throws {
         let node = try cluster.map { ClusterConfiguration(redis: try RedisURL(parsing: $0.0), nodeID: $0.1) }
-        let server = try await RoomServer.start(.init(cluster: node))
+        var configuration = RoomServer.Configuration(cluster: node)
+        // KBENCH_RTT_PROBE_SECONDS (0: off) sets the round-trip probe's interval, to tell its idle cost apart.
+        if let probe = ProcessInfo.processInfo.environment["KBENCH_RTT_PROBE_SECONDS"].flatMap(Double.init) {
+            configuration.operations.rttProbeInterval = probe > 0 ? .milliseconds(Int(probe * 1000)) : nil
+        }
+        let server = try await RoomServer.start(configuration)
         announce(server.url)
         await waitForSignal()
         exit(0)
