@@ -64,6 +64,10 @@ private func handle(
         return 0
 
     // Server side.
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        // A socket just accepted, before anything is read (wsi is the listener): beyond the loop's socket limit it is
+        // closed at once, so the process keeps descriptors in reserve (docs/libwebsockets.md#service-loop).
+        return loop.cores.count >= loop.socketLimit ? -1 : 0
     case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
         // Client wsis get this callback too, on client vhosts (whose user is nil). For a server vhost, look the
         // server up instead of dereferencing the user pointer: a vhost being destroyed may still accept for a

@@ -88,11 +88,14 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     }
 
     /// Why the loop could not start, if it could not.
-    /// How many sockets lws may hold under the process's descriptor limit: the limit (at most 65,536) less a reserve
-    /// of 1/64 of it, at least 64, that stays for everything else the process opens. At the full limit lws would
-    /// accept until `accept` fails with EMFILE, and the next `open` anywhere fails: libdispatch's worker monitor
-    /// then aborts the process ("workq: registered worker exited prematurely" when it cannot open
-    /// `/proc/<tid>/stat`), as a room-server with 15,000 clients did in `make bench`'s scale row.
+    /// The most connections this loop holds; a server refuses more at once (`LWS_CALLBACK_FILTER_NETWORK_CONNECTION`).
+    private(set) var socketLimit = Int.max
+
+    /// How many connections a loop may hold under the process's descriptor limit: the limit (at most 65,536) less a
+    /// reserve of 1/64 of it, at least 64, that stays for everything else the process opens. Accepting up to the
+    /// full limit ended in EMFILE, and then the next `open` anywhere failed: libdispatch's worker monitor aborts the
+    /// process when it cannot open `/proc/<tid>/stat` ("workq: registered worker exited prematurely"), as a
+    /// room-server with 15,000 clients did in `make bench`'s scale row (docs/libwebsockets.md#service-loop).
     static func socketLimit(descriptorLimit: rlim_t) -> Int {
         let limit = Int(min(descriptorLimit, 65536))
         return max(limit - max(64, limit / 64), 16)
@@ -113,7 +116,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         // docs/architecture.md#service-thread).
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        info.fd_limit_per_thread = UInt32(Self.socketLimit(descriptorLimit: limit.rlim_cur))
+        info.fd_limit_per_thread = UInt32(min(max(UInt64(limit.rlim_cur), 1024), 65536))
+        socketLimit = Self.socketLimit(descriptorLimit: limit.rlim_cur)
         info.user = Unmanaged<WebSocketEventLoop>.passUnretained(self).toOpaque()
         if configuration.refusedByLWSForTesting {
             info.ka_time = 1  // lws: "info->ka_interval can't be 0 if ka_time used"

@@ -4,7 +4,7 @@ import Testing
 @testable import WebSocketTransport
 
 @Suite struct DescriptorReserveTests {
-    @Test func lwsLeavesAReserveUnderTheDescriptorLimit() {
+    @Test func aLoopLeavesAReserveUnderTheDescriptorLimit() {
         #expect(WebSocketEventLoop.socketLimit(descriptorLimit: 1024) == 960)
         #expect(WebSocketEventLoop.socketLimit(descriptorLimit: 20_000) == 20_000 - 312)
         #expect(WebSocketEventLoop.socketLimit(descriptorLimit: 1 << 20) == 65536 - 1024)
