@@ -29,7 +29,8 @@ extension ConnectionCore {
     @inline(__always)
     func heard() { heardSinceSweep = true }
 
-    /// Service thread, from the loop's sweep at `now`: a close past its deadline is dropped; otherwise keep-alive
+    /// Service thread, from the loop's sweep at `now`: a close past its deadline whose peer takes nothing more is
+    /// dropped; otherwise keep-alive
     /// (``checkKeepAlive(at:)``). Returns whether the connection still needs the sweep.
     func sweep(at now: ContinuousClock.Instant) -> Bool {
         guard let deadline = closeDeadline else { return checkKeepAlive(at: now) }
@@ -38,6 +39,14 @@ extension ConnectionCore {
             return false
         }
         guard now >= deadline else { return true }
+        // The deadline is for a peer that does not take what we write. A socket that would take more means the
+        // wait is ours (a loop busy with thousands of closes at once): give it another second rather than drop
+        // the reply that is still queued.
+        if lws_send_pipe_choked(wsi) == 0 {
+            closeDeadline = now + .seconds(1)
+            lws_callback_on_writable(wsi)
+            return true
+        }
         closeDeadline = nil
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
         return false
