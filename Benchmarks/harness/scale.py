@@ -31,7 +31,9 @@ def resident_kib(pid):
 class Workers:
     """The load processes; every line they print goes into one queue as (worker number, object)."""
 
-    def __init__(self, url, clients, rooms, processes):
+    def __init__(self, urls, clients, rooms, processes):
+        """`urls`: one server URL, or a list (worker `w` dials `urls[w % len(urls)]`: the nodes of a cluster)."""
+        urls = [urls] if isinstance(urls, str) else urls
         self.lines = queue.Queue()
         self.ranges, self.processes = [], []
         share = -(-clients // processes)
@@ -40,7 +42,8 @@ class Workers:
             count = min(share, clients - first)
             if count <= 0:
                 break
-            process = subprocess.Popen([KBENCH, "room-scale-worker", url, str(first), str(count), str(rooms)],
+            process = subprocess.Popen([KBENCH, "room-scale-worker", urls[number % len(urls)], str(first), str(count),
+                                        str(rooms)],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
             self.ranges.append(range(first, first + count))
             self.processes.append(process)
