@@ -62,8 +62,8 @@ class Workers:
         self.processes[number].stdin.flush()
 
     def collect(self, wanted, deadline):
-        """Objects until `wanted(number, object)` has returned True for as many as it must (it returns "done"
-        when it has everything); raises on a worker's exit or at the deadline."""
+        """Hands every object to `wanted(number, object)` until it returns "done"; raises when a worker exits or
+        reports an error, or at the deadline."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:

@@ -2,7 +2,7 @@ import CLibWebSockets
 
 /// Keep-alive of one connection (docs/libwebsockets.md#keepalive): ``ConnectionLimits/pingInterval`` after the last
 /// sign of life a PING goes out, ``ConnectionLimits/idleTimeout`` after it the connection is dropped. The loop's
-/// one sweep timer checks every watched connection once per period (``WebSocketEventLoop/keepAliveTick()``), so
+/// one sweep timer checks every watched connection once per period (``WebSocketEventLoop/sweepTick()``), so
 /// a connection costs nothing per message but a flag, and nothing per sweep but a comparison. lws's own
 /// validity timers are off: each re-arm walks lws's sorted timer list (`lws_dll2_add_sorted`), O(connections), and
 /// 10,000 connections spent whole seconds of CPU in it at every ping round.
@@ -11,7 +11,7 @@ extension ConnectionCore {
     /// 1 s), or `nil` when the limits ask for no keep-alive at all.
     static func keepAlivePeriod(_ limits: ConnectionLimits) -> Duration? {
         let hangUp = limits.idleTimeout.flatMap { $0 > .zero ? $0 : nil }
-        let ping = limits.pingInterval.flatMap { $0 > .zero && (hangUp == nil || $0 < hangUp!) ? $0 : nil }
+        let ping = limits.pingInterval.flatMap { ping in ping > .zero && hangUp.map { ping < $0 } ?? true ? ping : nil }
         let intervals = [ping, hangUp, ping.flatMap { p in hangUp.map { $0 - p } }].compactMap { $0 }
         guard let shortest = intervals.min() else { return nil }
         return min(max(shortest / 4, .milliseconds(10)), .seconds(1))
@@ -30,8 +30,7 @@ extension ConnectionCore {
     func heard() { heardSinceSweep = true }
 
     /// Service thread, from the loop's sweep at `now`: a close past its deadline whose peer takes nothing more is
-    /// dropped; otherwise keep-alive
-    /// (``checkKeepAlive(at:)``). Returns whether the connection still needs the sweep.
+    /// dropped; otherwise keep-alive (``checkKeepAlive(at:)``). Returns whether the connection still needs the sweep.
     func sweep(at now: ContinuousClock.Instant) -> Bool {
         guard let deadline = closeDeadline else { return checkKeepAlive(at: now) }
         guard !finished, let wsi else {

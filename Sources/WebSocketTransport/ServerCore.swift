@@ -181,17 +181,10 @@ final class ServerCore: @unchecked Sendable {
     func scheduleProbe() {
         guard !probeScheduled, !shuttingDown, vhost != nil, let context = loop.context,
               let interval = configuration.limits.rttProbeInterval, interval > .zero else { return }
-        let timer: UnsafeMutablePointer<clws_timer>
-        if let existing = probeTimer {
-            timer = existing
-        } else {
-            timer = .allocate(capacity: 1)
-            timer.initialize(to: clws_timer())
-            timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-            probeTimer = timer
-        }
+        let timer = probeTimer ?? .timer(owner: self)
+        probeTimer = timer
         probeScheduled = true
-        lws_sul_schedule(context, 0, Self.sul(timer), rttProbeTimerFired, ConnectionCore.microseconds(interval))
+        lws_sul_schedule(context, 0, timer.sul, rttProbeTimerFired, ConnectionCore.microseconds(interval))
     }
 
     /// The probe timer fired: every open connection sends a probe PING; the timer is armed again while any is open.
@@ -206,12 +199,7 @@ final class ServerCore: @unchecked Sendable {
     private func cancelProbe() {
         guard probeScheduled, let timer = probeTimer else { return }
         probeScheduled = false
-        lws_sul_cancel(Self.sul(timer))
-    }
-
-    /// The `lws_sorted_usec_list_t` at the start of a `clws_timer`.
-    private static func sul(_ timer: UnsafeMutablePointer<clws_timer>) -> UnsafeMutablePointer<lws_sorted_usec_list_t> {
-        UnsafeMutableRawPointer(timer).assumingMemoryBound(to: lws_sorted_usec_list_t.self)
+        lws_sul_cancel(timer.sul)
     }
 
     /// The connections counted from `address` (O(1): the per-IP cap is checked on every upgrade).

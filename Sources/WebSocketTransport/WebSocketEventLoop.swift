@@ -41,8 +41,8 @@ public final class WebSocketEventLoop: @unchecked Sendable {
     /// Connection cores alive on this loop. Their `lws` opaque pointers are unretained; this dictionary owns them
     /// until `LWS_CALLBACK_WSI_DESTROY`.
     var cores: [ObjectIdentifier: ConnectionCore] = [:]
-    /// The keep-alive sweep (``keepAliveTick()``).
-    var keepAliveClock = KeepAliveClock()
+    /// The connection sweep: keep-alive and close deadlines (``sweepTick()``).
+    var sweepTimer = SweepTimer()
     /// Client vhosts by TLS trust; `nil` is the plain `ws://` one.
     var clientVhosts: [TLSClientConfiguration?: OpaquePointer] = [:]
     /// Listening servers; their vhost user pointers are unretained, so this owns them until the vhost is gone.
@@ -112,7 +112,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.timeout_secs = 20
-        // lws sizes its fd table from this, and stops accepting when it is full (docs/libwebsockets.md#service-loop,
+        // lws sizes its fd table from this; the reserve under it is ours, at accept (docs/libwebsockets.md#service-loop,
         // docs/architecture.md#service-thread).
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
@@ -262,7 +262,7 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         mailbox.setContext(nil)
         mailbox.drain()
         for server in servers.values { server.loopEnding() }
-        endKeepAlive()
+        endSweep()
         destroyContext()
         logSink.retire()
         LWSLogSink.restore(nil)

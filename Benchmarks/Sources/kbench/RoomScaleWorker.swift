@@ -113,8 +113,7 @@ enum RoomScaleWorker {
 
     /// One JSON object per line; lines from concurrent tasks never interleave.
     static func say(_ object: [String: Any]) {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        output.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+        output.withLock { _ in KBench.emit(object) }
     }
 
     /// Lines of stdin, read by a thread of its own (a blocking read stays off the cooperative pool).
