@@ -372,7 +372,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Stops the ping watchdog.
     func disarmWatchdog() {
         withWatchdog { w in
-            defer { w.timer = nil }
+            defer { (w.timer, w.firesAt, w.deadline, w.binding) = (nil, nil, nil, nil) }
             return w.timer
         }?.cancel()
     }

@@ -10,11 +10,17 @@ extension ConnectionCore {
     /// unsolicited PONG) are told apart.
     static let probeMagic: [UInt8] = Array("ksRT".utf8)
 
+    /// Service thread: whether the connection is established and not closing (worth probing).
+    var isOpen: Bool {
+        guard !finished, wsi != nil, case .open = shared.withLock({ $0.phase }) else { return false }
+        return true
+    }
+
     /// Service thread, from the server's probe timer: marks this connection due for a probe and asks for
     /// WRITEABLE. Returns whether the connection is open (and so worth probing again).
     @discardableResult
     func requestProbe() -> Bool {
-        guard !finished, let wsi, case .open = shared.withLock({ $0.phase }) else { return false }
+        guard isOpen, let wsi else { return false }
         probeDue = true
         lws_callback_on_writable(wsi)
         return true

@@ -39,6 +39,8 @@ final class ServerCore: @unchecked Sendable {
     /// timer list (docs/libwebsockets.md#round-trip-probe). Cancelled before the vhost or the context goes away.
     private var probeTimer: UnsafeMutablePointer<clws_timer>?
     private var probeScheduled = false
+    /// Probe rounds so far: which share of the connections a round past ``ConnectionLimits/rttProbeLimit`` pings.
+    private var probeRound = 0
 
     init(loop: WebSocketEventLoop, configuration: WebSocketServerConfiguration, address: String,
          accepted: AsyncStream<WebSocketConnection>.Continuation) {
@@ -187,11 +189,22 @@ final class ServerCore: @unchecked Sendable {
         lws_sul_schedule(context, 0, timer.sul, rttProbeTimerFired, ConnectionCore.microseconds(interval))
     }
 
-    /// The probe timer fired: every open connection sends a probe PING; the timer is armed again while any is open.
+    /// The probe timer fired: the open connections ``ProbeRotation`` picks send a probe PING (at most about
+    /// ``ConnectionLimits/rttProbeLimit`` and every one not probed yet). The timer is armed again while any
+    /// connection is open.
     func probeTick() {
         probeScheduled = false
+        let rotation = ProbeRotation(count: connections.count, limit: configuration.limits.rttProbeLimit,
+                                     round: probeRound)
+        probeRound &+= 1
         var anyOpen = false
-        for core in connections.values where core.requestProbe() { anyOpen = true }
+        for (index, core) in connections.values.enumerated() {
+            if rotation.includes(index: index, probed: core.probeSequence > 0) {
+                if core.requestProbe() { anyOpen = true }
+            } else if !anyOpen, core.isOpen {
+                anyOpen = true
+            }
+        }
         if anyOpen { scheduleProbe() }
     }
 

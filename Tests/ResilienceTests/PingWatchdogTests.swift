@@ -59,6 +59,39 @@ struct PingWatchdogTests {
         #expect(server.session(id: sessionId)?.isConnected == true)
     }
 
+    @Test func theWatchdogFiresThreeIntervalsAfterTheLastPingNotTheFirst() async throws {
+        // Given a session with a 1 s interval that pings again at +2 s (its first timer was set for +3 s)
+        let (server, connection, sessionId) = try await pingedSession(interval: 1000)
+        let peer = ScriptedPeer(connection: connection)
+        clock.advance(by: .seconds(2))
+        try await peer.send(["jsonrpc": "2.0", "id": 3, "method": "ping"])
+        _ = try await peer.receive()
+
+        // When the first timer's time passes, and up to just before +5 s, the session is still bound
+        clock.advance(by: .milliseconds(2900))
+        #expect(server.session(id: sessionId)?.isConnected == true)
+
+        // Then at +5 s (3 s after the last ping) it is detached
+        clock.advance(by: .milliseconds(200))
+        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+    }
+
+    @Test func aShorterDeclaredIntervalTakesEffectAtOnce() async throws {
+        // Given a session that declared 10 s (a watchdog 30 s away)
+        let (server, connection, sessionId) = try await pingedSession(interval: 10_000)
+        let peer = ScriptedPeer(connection: connection)
+
+        // When it pings again declaring 1 s
+        try await peer.send(["jsonrpc": "2.0", "id": 3, "method": "ping", "params": ["interval": 1000]])
+        _ = try await peer.receive()
+
+        // Then the watchdog fires 3 s later, not 30
+        clock.advance(by: .milliseconds(2900))
+        #expect(server.session(id: sessionId)?.isConnected == true)
+        clock.advance(by: .milliseconds(200))
+        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+    }
+
     @Test func aDeclaredIntervalIsClampedToSixtySeconds() async throws {
         // Given a session that declared one hour
         let (server, _, sessionId) = try await pingedSession(interval: 3_600_000)
