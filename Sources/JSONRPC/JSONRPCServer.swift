@@ -150,6 +150,8 @@ public final class JSONRPCServer: Sendable {
     /// The instruments, when ``Configuration/metrics`` is enabled.
     let metrics: ServerMetrics?
     let sessions = LockedValue([String: ServerSession]())
+    /// Every session's ping watchdog, on one timer.
+    let watchdogs = WatchdogSweep()
     let sessionEndHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     let sessionResumeHandlers = LockedValue([@Sendable (ServerSession) -> Void]())
     /// The library's own resume hooks (``whenSessionResumesBeforeReply(_:)``), run in place.

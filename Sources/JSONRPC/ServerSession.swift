@@ -217,26 +217,25 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// overtaken never ends the session. Returns whether `old` was bound.
     func detach(_ old: ConnectionBinding, end: ConnectionEnd, window: Duration, clock: any SignalingClock,
                 expire: @escaping @Sendable () -> Void) -> Bool {
-        let unbound = link.withLock { l -> (epoch: UInt64, watchdog: (any TimerHandle)?)? in
+        let unbound = link.withLock { l -> UInt64? in
             guard let bound = l.binding, bound === old else { return nil }
             _ = collectWritten(&l)
             l.binding = nil
             l.epoch += 1
             startReports(epoch: l.epoch)
-            defer { l.watchdog.timer = nil }
-            return (l.epoch, l.watchdog.timer)
+            (l.watchdog.deadline, l.watchdog.binding) = (nil, nil)  // disarmed: the server's sweep lets it go
+            return l.epoch
         }
         guard let unbound else { return false }
-        unbound.watchdog?.cancel()
         failRequests(with: .connectionClosed(end))
         // The timer is armed outside the lock (a clock may run its action at once); it counts only while the
         // session is still unbound in the same epoch, and it checks again when it fires.
         let timer = clock.schedule(after: window) { [weak self] in
-            guard let self, self.link.withLock({ $0.binding == nil && $0.epoch == unbound.epoch && !$0.ended }) else { return }
+            guard let self, self.link.withLock({ $0.binding == nil && $0.epoch == unbound && !$0.ended }) else { return }
             expire()
         }
         let stale = link.withLock { l -> Bool in
-            guard l.binding == nil, l.epoch == unbound.epoch, !l.ended else { return true }
+            guard l.binding == nil, l.epoch == unbound, !l.ended else { return true }
             l.expiry = timer
             return false
         }
@@ -246,17 +245,16 @@ public final class ServerSession: Sendable, CustomStringConvertible {
 
     /// Ends the session for good (closeSession or expiry).
     func terminate() {
-        let (expiry, watchdog, lost) = link.withLock { l -> ((any TimerHandle)?, (any TimerHandle)?, Int) in
+        let (expiry, lost) = link.withLock { l -> ((any TimerHandle)?, Int) in
             l.ended = true
             defer {
                 l.expiry = nil
-                l.watchdog.timer = nil
+                (l.watchdog.deadline, l.watchdog.binding) = (nil, nil)
             }
             _ = collectWritten(&l)
-            return (l.expiry, l.watchdog.timer, l.delivery.discardAll())
+            return (l.expiry, l.delivery.discardAll())
         }
         expiry?.cancel()
-        watchdog?.cancel()
         countDropped(lost)
         failRequests(with: .connectionClosed(ConnectionEnd(code: 1000, reason: "session closed")))
         withRequests { $0.disarm() }?.cancel()
@@ -367,14 +365,6 @@ public final class ServerSession: Sendable, CustomStringConvertible {
     /// Reads and changes the ping watchdog under the session's lock.
     func withWatchdog<T>(_ body: (inout PingWatchdog) -> T) -> T {
         link.withLock { body(&$0.watchdog) }
-    }
-
-    /// Stops the ping watchdog.
-    func disarmWatchdog() {
-        withWatchdog { w in
-            defer { (w.timer, w.firesAt, w.deadline, w.binding) = (nil, nil, nil, nil) }
-            return w.timer
-        }?.cancel()
     }
 }
 

@@ -92,6 +92,30 @@ struct PingWatchdogTests {
         try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
     }
 
+    @Test func oneTimerWatchesEverySessionAndStopsWhenNoneIsArmed() async throws {
+        // Given a server with 20 sessions that pinged
+        let server = JSONRPCServer(configuration: .init(reconnectionWindow: .seconds(10), clock: clock))
+        var peers: [ScriptedPeer] = []
+        for _ in 0..<20 {
+            let (near, far) = LocalMessageConnection.pair()
+            Task { await server.serve(far) }
+            let peer = ScriptedPeer(connection: near)
+            try await peer.send(["jsonrpc": "2.0", "id": 1, "method": "ping", "params": ["interval": 1000]])
+            _ = try await peer.receive()
+            peers.append(peer)
+        }
+        // Then one timer (the sweep) watches them all, not one per session
+        #expect(clock.pendingTimers == 1)
+
+        // When they all close their sessions, the next sweep lets them go and arms nothing more
+        for (index, peer) in peers.enumerated() {
+            try await peer.send(["jsonrpc": "2.0", "id": .int(index + 2), "method": "closeSession"])
+            _ = try await peer.receive()
+        }
+        clock.advance(by: .seconds(1))
+        #expect(clock.pendingTimers == 0)
+    }
+
     @Test func aDeclaredIntervalIsClampedToSixtySeconds() async throws {
         // Given a session that declared one hour
         let (server, _, sessionId) = try await pingedSession(interval: 3_600_000)
