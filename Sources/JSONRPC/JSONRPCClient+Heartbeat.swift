@@ -1,5 +1,6 @@
 import Logging
 import SignalingSupport
+import Synchronization
 
 extension JSONRPCClient {
     /// Starts the heartbeat on connection `generation` (after every connect and reconnect: the Java client forgot
@@ -21,7 +22,8 @@ extension JSONRPCClient {
     }
 
     /// Sends one heartbeat `ping`; any reply, even an error, proves liveness. No reply within one interval is a
-    /// lost connection. Pings never retry (docs/architecture.md#heartbeat).
+    /// lost connection, unless the server sent anything else meanwhile: then it is slow, not gone, and the next ping
+    /// goes out at once, with a deadline of its own. Pings never retry (docs/architecture.md#heartbeat).
     private func ping(generation: Int, first: Bool) {
         guard let interval = configuration.heartbeat.interval,
               let connection = state.withLock({ $0.machine.connection(ofGeneration: generation) })
@@ -34,6 +36,7 @@ extension JSONRPCClient {
         }
         let params: JSONValue? = members.isEmpty ? nil : .object(members)
         let sentAt = clock.now
+        let readBefore = messagesRead.load(ordering: .relaxed)
         // Registered and queued here, in the heartbeat timer's action: its deadline runs from the tick.
         let pong = startControlCall(KurentoConventions.ping, params: params, on: connection, timeout: interval)
         Task { [weak self] in
@@ -44,6 +47,11 @@ extension JSONRPCClient {
                 let rtt = self.clock.now - sentAt
                 self.record(rtt: rtt)
                 self.scheduleHeartbeat(generation: generation, after: max(.zero, interval - rtt), first: false)
+            case .failure(.timeout) where self.messagesRead.load(ordering: .relaxed) != readBefore:
+                // Messages arrived while the pong did not: a server busy with a storm answers late. Dropping the
+                // link would only add a resume to its load (at 15,000 clients, thousands did so at once).
+                self.logger.info("ping unanswered within \(interval), but the server is sending: waiting on")
+                self.ping(generation: generation, first: first)
             case .failure(.timeout):
                 self.heartbeatLost(generation: generation, connection: connection, interval: interval)
             case .failure:

@@ -1,5 +1,6 @@
 import Logging
 import SignalingSupport
+import Synchronization
 
 extension JSONRPCClient {
     /// One serial consumer per connection (docs/libwebsockets.md#prior-art, Kitura-WebSocket#8): messages are handled
@@ -37,6 +38,7 @@ extension JSONRPCClient {
                     await connection.close(code: 1001, reason: "client released")
                     return
                 }
+                self.messagesRead.add(1, ordering: .relaxed)
                 let inbound = RPCCodec.decode(text, maxDepth: self.configuration.maxDepth)
                 let bytes = text.utf8.count
                 if executor == nil {

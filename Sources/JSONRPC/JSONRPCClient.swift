@@ -1,5 +1,6 @@
 import Logging
 import SignalingSupport
+import Synchronization
 
 /// The JSON-RPC 2.0 client endpoint: the NBMJSONRPCClient counterpart (docs/wire-protocol.md#counterparts), over any
 /// ``MessageTransport``.
@@ -79,6 +80,9 @@ public final class JSONRPCClient: Sendable {
     let pacer = RequestPacer()
     /// Notifications typed subscribers skipped (``undecodableNotificationCount``).
     let undecodableNotifications = LockedValue(0)
+    /// Messages read from the server on any connection: a ping unanswered while this grows has a slow server, not a
+    /// lost link (docs/architecture.md#heartbeat).
+    let messagesRead = Atomic<UInt64>(0)
     var logger: Logger { configuration.logger }
     var clock: any SignalingClock { configuration.clock }
 

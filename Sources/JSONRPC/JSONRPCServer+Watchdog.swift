@@ -23,11 +23,10 @@ final class WatchdogSweep: Sendable {
     /// The time between sweeps.
     static let period = Duration.seconds(1)
 
-    private struct Watched {
-        weak var session: ServerSession?
-    }
     private struct State {
-        var sessions: [ObjectIdentifier: Watched] = [:]
+        /// Held strongly (a weak reference would move each session's reference counts to a side table, slowing every
+        /// retain and release of it): a session leaves at the first sweep after it is disarmed, ended or silent.
+        var sessions: [ObjectIdentifier: ServerSession] = [:]
         var timer: (any TimerHandle)?
     }
     private let state = LockedValue(State())
@@ -35,24 +34,20 @@ final class WatchdogSweep: Sendable {
     /// Adds `session` (whose ``PingWatchdog/swept`` was just set); arms the sweep with `schedule` if it is idle.
     func watch(_ session: ServerSession, schedule: () -> any TimerHandle) {
         state.withLock { s in
-            s.sessions[ObjectIdentifier(session)] = Watched(session: session)
+            s.sessions[ObjectIdentifier(session)] = session
             if s.timer == nil { s.timer = schedule() }
         }
     }
 
     /// One sweep at `now`: takes the sessions past their deadline out (disarmed) and returns them with the
-    /// connection and interval the deadline was for; drops ended and disarmed sessions. Re-arms with `schedule`
+    /// connection and interval the deadline was for; drops disarmed (unbound or ended) sessions. Re-arms with `schedule`
     /// while any session is left. Under the sweep's lock, then each session's, never the other way round.
     func sweep(at now: ClockInstant, schedule: () -> any TimerHandle)
         -> [(session: ServerSession, binding: ConnectionBinding, interval: Duration)] {
         state.withLock { s in
             var silent: [(session: ServerSession, binding: ConnectionBinding, interval: Duration)] = []
             var leaving: [ObjectIdentifier] = []
-            for (key, watched) in s.sessions {
-                guard let session = watched.session else {
-                    leaving.append(key)
-                    continue
-                }
+            for (key, session) in s.sessions {
                 let kept = session.withWatchdog { w in
                     guard let deadline = w.deadline, let binding = w.binding, let interval = w.interval else {
                         w.swept = false

@@ -61,20 +61,25 @@ extension ConnectionCore {
         }
         if heardSinceSweep {
             heardSinceSweep = false
-            keepAlivePinged = false
+            keepAlivePingedAt = nil
             silentSince = now
             return true
         }
         let silent = now - silentSince
-        if let hangUp = limits.idleTimeout, hangUp > .zero, silent >= hangUp {
+        let ping = limits.pingInterval.flatMap { ping in
+            ping > .zero && limits.idleTimeout.map { ping < $0 } ?? true ? ping : nil
+        }
+        // With a PING, the peer always gets `idleTimeout - pingInterval` after it to answer, even when a late sweep
+        // (a busy loop, or libev's second) asked for the PING late.
+        if let hangUp = limits.idleTimeout, hangUp > .zero, silent >= hangUp,
+           ping.map({ ping in keepAlivePingedAt.map { now - $0 >= hangUp - ping } ?? false }) ?? true {
             keepAliveWatched = false
             localClose = (WebSocketCloseCode.abnormal.rawValue, "nothing heard from the peer for \(hangUp)")
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
             return false
         }
-        if let ping = limits.pingInterval, ping > .zero, limits.idleTimeout.map({ ping < $0 }) ?? true,
-           !keepAlivePinged, silent >= ping {
-            keepAlivePinged = true
+        if let ping, keepAlivePingedAt == nil, silent >= ping {
+            keepAlivePingedAt = now
             keepAlivePingDue = true
             lws_callback_on_writable(wsi)
         }

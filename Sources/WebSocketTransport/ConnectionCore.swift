@@ -83,14 +83,14 @@ final class ConnectionCore: @unchecked Sendable {
     var probeSequence: UInt64 = 0
     /// Keep-alive (``ConnectionCore/checkKeepAlive(at:)``): a sign of life (a received frame, a PONG) since the
     /// loop's last sweep; the time from which the peer has surely been silent; whether the sweep watches this
-    /// connection; the keep-alive PING (due at the next WRITEABLE; sent and not yet answered by a sign of life).
+    /// connection; the keep-alive PING (due at the next WRITEABLE; when it was asked for, until a sign of life).
     var heardSinceSweep = false
     /// When a close we started gives up on the peer (``beginClose(code:reason:flush:)``; the loop's sweep checks it).
     var closeDeadline: ContinuousClock.Instant?
     var silentSince = ContinuousClock.Instant.now
     var keepAliveWatched = false
     var keepAlivePingDue = false
-    var keepAlivePinged = false
+    var keepAlivePingedAt: ContinuousClock.Instant?
 
     init(loop: WebSocketEventLoop, limits: ConnectionLimits) {
         self.loop = loop

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The heartbeat (docs/architecture.md#heartbeat) on a ManualClock: `ping` with `{"interval": ms}` first, any reply
-/// proves liveness, no reply within one interval is a loss, the heartbeat restarts after a reconnect, and the RTT is
+/// proves liveness, no reply within one interval is a loss unless the server sent anything else meanwhile, the heartbeat restarts after a reconnect, and the RTT is
 /// measured.
 struct HeartbeatTests {
     let clock = ManualClock()
@@ -59,6 +59,36 @@ struct HeartbeatTests {
         let next = try await peer.receive()
         #expect(next["method"] == "ping")
         #expect(client.connectionState == .connected)
+    }
+
+    @Test func aServerThatSendsButAnswersLateIsSlowNotLost() async throws {
+        // Given a connected client with a 1 s heartbeat, whose first ping the server leaves unanswered
+        let client = client(reconnect: .off)
+        let notifications = client.notifications
+        try await client.connect()
+        let peer = try await transport.nextPeer()
+        try await advance(clock, by: .seconds(1))
+        let ping = try await peer.receive()
+        #expect(ping["method"] == "ping")
+
+        // When the server sends something else within the interval (a storm's notification), but no pong
+        try await peer.send(["jsonrpc": "2.0", "method": "participantLeft", "params": ["name": "bob"]])
+        _ = try await withDeadline(.seconds(10), "the notification") {
+            for try await notification in notifications { return notification }
+            throw DeadlineExceeded(what: "notifications ended", timeout: .zero)
+        }
+        clock.advance(by: .seconds(1))
+
+        // Then the connection stays up and another ping goes out at once, declaring the interval again
+        let next = try await peer.receive()
+        #expect(next["method"] == "ping" && next["params"] == ["interval": 1000])
+        #expect(client.connectionState == .connected)
+
+        // And when that one gets no reply and nothing else arrives within an interval, the connection is lost
+        clock.advance(by: .seconds(1))
+        try await waitUntil("the heartbeat to declare the connection lost") {
+            if case .disconnected(let end?) = client.connectionState { end.reason.hasPrefix("heartbeat lost") } else { false }
+        }
     }
 
     @Test func aMissingPongIsALossThatReconnectsAndTheHeartbeatRestarts() async throws {
