@@ -48,6 +48,11 @@ struct Room: Sendable {
         order.compactMap { participants[$0] }.filter { $0.phase == .joined }
     }
 
+    /// The outboxes of the joined participants, which every broadcast enqueues to: kept by ``subscript(_:)`` as
+    /// participants join and leave, so that a broadcast (a chat message here or from another node) copies no
+    /// participant (``joined`` copies each, with its endpoints and flows, into two new arrays).
+    private(set) var joinedOutboxes: [SessionOutbox] = []
+
     /// Whether `user` is a joined participant here or on another node.
     func isMember(_ user: String) -> Bool { self[user]?.phase == .joined || remote[user] != nil }
 
@@ -85,10 +90,18 @@ struct Room: Sendable {
     subscript(user: String) -> Participant? {
         get { participants[user] }
         set {
-            if let old = participants[user] { tally.count(old, -1) }
+            let old = participants[user]
+            if let old { tally.count(old, -1) }
             if let newValue { tally.count(newValue, 1) }
-            if participants[user] == nil, newValue != nil { order.append(user) }
+            if old == nil, newValue != nil { order.append(user) }
             if newValue == nil { order.removeAll { $0 == user } }
+            let wasJoined = old?.phase == .joined, isJoined = newValue?.phase == .joined
+            if wasJoined, !isJoined || old?.outbox !== newValue?.outbox {
+                joinedOutboxes.removeAll { $0 === old?.outbox }
+            }
+            if isJoined, let outbox = newValue?.outbox, !wasJoined || old?.outbox !== outbox {
+                joinedOutboxes.append(outbox)
+            }
             participants[user] = newValue
         }
     }

@@ -29,7 +29,7 @@ extension RoomRegistry {
                 room.remote = remote.merging(room.remote) { _, known in known }
                 room.pendingRemote = [:]
                 publishRemoteChanges(in: room, from: before)
-                let joined = room.joined.map(\.outbox)
+                let joined = room.joinedOutboxes
                 guard !new.isEmpty, !joined.isEmpty else { return [] }
                 for (user, member) in new {
                     var notes = [RoomNotification.participantJoined(.init(id: user))]
@@ -109,10 +109,8 @@ extension RoomRegistry {
                                      departure: event.kind == ClusterEvent.departed ? .evicted : .left)
                 guard let note else { return (result, false) }
                 let encoded = note.encoded
-                for member in room.joined {
-                    member.outbox.enqueue(encoded)
-                    result.flush.append(member.outbox)
-                }
+                for outbox in room.joinedOutboxes { outbox.enqueue(encoded) }
+                result.flush += room.joinedOutboxes
                 return (result, event.kind != RoomNotificationMethod.sendMessage.rawValue)
             }
             guard let outcome else { return Departure() }
@@ -159,9 +157,9 @@ extension RoomRegistry {
                 publishRemoteChanges(in: room, from: before)
                 for note in notes {
                     let encoded = note.encoded
-                    for member in room.joined { member.outbox.enqueue(encoded) }
+                    for outbox in room.joinedOutboxes { outbox.enqueue(encoded) }
                 }
-                if !notes.isEmpty { result.flush = room.joined.map(\.outbox) }
+                if !notes.isEmpty { result.flush = room.joinedOutboxes }
                 return (result, !notes.isEmpty)
             }
             guard let outcome else { return Departure() }

@@ -18,7 +18,7 @@ extension RoomRegistry {
             }
             let message = RoomMessageNotification(room: room.name, user: me.name, message: params.message)
             let note = RoomNotification.sendMessage(message).encoded
-            let everyone = room.joined.map(\.outbox)
+            let everyone = room.joinedOutboxes
             guard budget(note.text.utf8.count * (everyone.count + room.remote.count)) else { return nil }
             for outbox in everyone { outbox.enqueue(note) }
             cluster?.post(RoomNotificationMethod.sendMessage.rawValue, room: room.name, user: me.name,
