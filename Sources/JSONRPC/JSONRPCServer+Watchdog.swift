@@ -29,8 +29,8 @@ final class WatchdogSweep: Sendable {
 
     private struct State {
         /// By slot. Held strongly (a weak reference would move each session's reference counts to a side table,
-        /// slowing every retain and release of it); a session's entry in a slot other than its
-        /// ``PingWatchdog/slot`` is stale and skipped.
+        /// slowing every retain and release of it), until the session's slot comes or it ends (``forget(_:)``); a
+        /// session's entry in a slot other than its ``PingWatchdog/slot`` is stale and skipped.
         var slots: [Int64: [ServerSession]] = [:]
         var timer: (any TimerHandle)?
     }
@@ -47,6 +47,19 @@ final class WatchdogSweep: Sendable {
         state.withLock { s in
             s.slots[slot, default: []].append(session)
             if s.timer == nil { s.timer = schedule() }
+        }
+    }
+
+    /// Lets go of `session` at once (it ended: ``ServerSession/terminate()`` disarmed it), rather than at its slot, so
+    /// that an ended session is not kept for up to three intervals.
+    func forget(_ session: ServerSession) {
+        guard let slot = session.withWatchdog({ w -> Int64? in
+            defer { w.slot = nil }
+            return w.slot
+        }) else { return }
+        state.withLock { s in
+            s.slots[slot]?.removeAll { $0 === session }
+            if s.slots[slot]?.isEmpty == true { s.slots[slot] = nil }
         }
     }
 

@@ -329,6 +329,7 @@ public final class JSONRPCServer: Sendable {
             return true
         }
         session.terminate()
+        watchdogs.forget(session)
         guard removed else { return }
         metrics?.sessions.decrement()
         let handlers = sessionEndHandlers.withLock { $0 }
