@@ -13,6 +13,9 @@ struct PingWatchdog {
     var binding: ConnectionBinding?
     /// The ``WatchdogSweep`` slot the session sits in (a slot of a deadline at or after ``deadline``); `nil`: in none.
     var slot: Int64?
+
+    /// Disarms it (the session was unbound or ended): the sweep lets the session go when it comes to its slot.
+    mutating func disarm() { (deadline, binding) = (nil, nil) }
 }
 
 /// Every session's ping watchdog on one timer of the server (docs/architecture.md#server-sessions): a sweep every

@@ -223,7 +223,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
             l.binding = nil
             l.epoch += 1
             startReports(epoch: l.epoch)
-            (l.watchdog.deadline, l.watchdog.binding) = (nil, nil)  // disarmed: the server's sweep lets it go
+            l.watchdog.disarm()
             return l.epoch
         }
         guard let unbound else { return false }
@@ -249,7 +249,7 @@ public final class ServerSession: Sendable, CustomStringConvertible {
             l.ended = true
             defer {
                 l.expiry = nil
-                (l.watchdog.deadline, l.watchdog.binding) = (nil, nil)
+                l.watchdog.disarm()
             }
             _ = collectWritten(&l)
             return (l.expiry, l.delivery.discardAll())

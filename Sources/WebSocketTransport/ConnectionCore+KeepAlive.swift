@@ -10,11 +10,20 @@ extension ConnectionCore {
     /// The sweep period that checks `limits` closely enough (a quarter of the shortest interval involved, 10 ms to
     /// 1 s), or `nil` when the limits ask for no keep-alive at all.
     static func keepAlivePeriod(_ limits: ConnectionLimits) -> Duration? {
-        let hangUp = limits.idleTimeout.flatMap { $0 > .zero ? $0 : nil }
-        let ping = limits.pingInterval.flatMap { ping in ping > .zero && hangUp.map { ping < $0 } ?? true ? ping : nil }
+        let (ping, hangUp) = keepAliveIntervals(limits)
         let intervals = [ping, hangUp, ping.flatMap { p in hangUp.map { $0 - p } }].compactMap { $0 }
         guard let shortest = intervals.min() else { return nil }
         return min(max(shortest / 4, .milliseconds(10)), .seconds(1))
+    }
+
+    /// The keep-alive PING interval and idle timeout that apply: each `nil` when off (zero or less), and no PING
+    /// at or above the idle timeout as configured (docs/libwebsockets.md#keepalive).
+    static func keepAliveIntervals(_ limits: ConnectionLimits) -> (ping: Duration?, hangUp: Duration?) {
+        let hangUp = limits.idleTimeout.flatMap { $0 > .zero ? $0 : nil }
+        let ping = limits.pingInterval.flatMap { ping in
+            ping > .zero && limits.idleTimeout.map { ping < $0 } ?? true ? ping : nil
+        }
+        return (ping, hangUp)
     }
 
     /// Service thread, at the upgrade: the first sign of life, and the loop's sweep watches this connection.
@@ -66,12 +75,10 @@ extension ConnectionCore {
             return true
         }
         let silent = now - silentSince
-        let ping = limits.pingInterval.flatMap { ping in
-            ping > .zero && limits.idleTimeout.map { ping < $0 } ?? true ? ping : nil
-        }
+        let (ping, hangUp) = Self.keepAliveIntervals(limits)
         // With a PING, the peer always gets `idleTimeout - pingInterval` after it to answer, even when a late sweep
         // (a busy loop, or libev's second) asked for the PING late.
-        if let hangUp = limits.idleTimeout, hangUp > .zero, silent >= hangUp,
+        if let hangUp, silent >= hangUp,
            ping.map({ ping in keepAlivePingedAt.map { now - $0 >= hangUp - ping } ?? false }) ?? true {
             keepAliveWatched = false
             localClose = (WebSocketCloseCode.abnormal.rawValue, "nothing heard from the peer for \(hangUp)")

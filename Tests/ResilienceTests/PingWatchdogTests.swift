@@ -23,6 +23,24 @@ struct PingWatchdogTests {
         return (server, near, sessionId)
     }
 
+    /// Sends a `ping` (with `params`, if any) on `peer` and reads its answer.
+    func ping(_ peer: ScriptedPeer, id: Int, params: JSONValue? = nil) async throws {
+        if let params {
+            try await peer.send(["jsonrpc": "2.0", "id": .int(id), "method": "ping", "params": params])
+        } else {
+            try await peer.send(["jsonrpc": "2.0", "id": .int(id), "method": "ping"])
+        }
+        _ = try await peer.receive()
+    }
+
+    /// Expects the session still bound 2.9 s from now and detached once 3.1 s have passed.
+    func expectDetachedAfterThreeSeconds(_ server: JSONRPCServer, _ sessionId: String) async throws {
+        clock.advance(by: .milliseconds(2900))
+        #expect(server.session(id: sessionId)?.isConnected == true)
+        clock.advance(by: .milliseconds(200))
+        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+    }
+
     @Test func aSilentSessionIsDetachedAfterThreeClampedIntervals() async throws {
         // Given a session that declared a 100 ms interval (clamped up to 1 s)
         let (server, connection, sessionId) = try await pingedSession(interval: 100)
@@ -62,34 +80,23 @@ struct PingWatchdogTests {
     @Test func theWatchdogFiresThreeIntervalsAfterTheLastPingNotTheFirst() async throws {
         // Given a session with a 1 s interval that pings again at +2 s (its first timer was set for +3 s)
         let (server, connection, sessionId) = try await pingedSession(interval: 1000)
-        let peer = ScriptedPeer(connection: connection)
         clock.advance(by: .seconds(2))
-        try await peer.send(["jsonrpc": "2.0", "id": 3, "method": "ping"])
-        _ = try await peer.receive()
+        try await ping(ScriptedPeer(connection: connection), id: 3)
 
-        // When the first timer's time passes, and up to just before +5 s, the session is still bound
-        clock.advance(by: .milliseconds(2900))
-        #expect(server.session(id: sessionId)?.isConnected == true)
-
-        // Then at +5 s (3 s after the last ping) it is detached
-        clock.advance(by: .milliseconds(200))
-        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+        // Then past the first timer's time, up to just before +5 s, the session is still bound, and at +5 s (3 s
+        // after the last ping) it is detached
+        try await expectDetachedAfterThreeSeconds(server, sessionId)
     }
 
     @Test func aShorterDeclaredIntervalTakesEffectAtOnce() async throws {
         // Given a session that declared 10 s (a watchdog 30 s away)
         let (server, connection, sessionId) = try await pingedSession(interval: 10_000)
-        let peer = ScriptedPeer(connection: connection)
 
         // When it pings again declaring 1 s
-        try await peer.send(["jsonrpc": "2.0", "id": 3, "method": "ping", "params": ["interval": 1000]])
-        _ = try await peer.receive()
+        try await ping(ScriptedPeer(connection: connection), id: 3, params: ["interval": 1000])
 
         // Then the watchdog fires 3 s later, not 30
-        clock.advance(by: .milliseconds(2900))
-        #expect(server.session(id: sessionId)?.isConnected == true)
-        clock.advance(by: .milliseconds(200))
-        try await waitUntil("the session to be detached") { server.session(id: sessionId)?.isConnected == false }
+        try await expectDetachedAfterThreeSeconds(server, sessionId)
     }
 
     @Test func oneTimerWatchesEverySessionAndStopsWhenNoneIsArmed() async throws {
