@@ -60,9 +60,36 @@ extension ConnectionCore {
         }
     }
 
-    /// Service thread: asks lws for a WRITEABLE callback once the connection is open.
+    /// Service thread: has what is queued written once the connection is open: when the outermost lws callback
+    /// returns if one runs (``ServiceMailbox/deferWrite(_:)``), else at lws's next WRITEABLE callback.
     func requestWritable() {
+        guard let wsi, !finished else { return }
+        if writeDeferred { return }
+        if isEstablished, loop.mailbox.deferWrite(self) {
+            writeDeferred = true
+        } else {
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    /// Service thread: asks lws for a WRITEABLE callback (a deferred write that waited too many rounds).
+    func requestWritableCallback() {
+        writeDeferred = false
         if let wsi, !finished { lws_callback_on_writable(wsi) }
+    }
+
+    /// Service thread, outside lws's WRITEABLE: a deferred write (``requestWritable()``). Writes what the socket takes
+    /// now, as ``writeable(_:)`` does; lws still holding part of an earlier write waits for WRITEABLE instead, and so
+    /// does a close (``writeable(_:)`` returning -1 can only take effect as a callback's return value).
+    func writeNow() {
+        writeDeferred = false
+        guard let wsi, !finished else { return }
+        if lws_partial_buffered(wsi) != 0 {
+            lws_callback_on_writable(wsi)
+        } else if writeable(wsi) != 0 {
+            closeAtWriteable = true
+            lws_callback_on_writable(wsi)
+        }
     }
 
     /// `LWS_CALLBACK_*_WRITEABLE`: writes queued frames until the socket would block, several small ones of a
@@ -72,7 +99,7 @@ extension ConnectionCore {
     /// second write: a WRITEABLE that writes one message (every request and answer of a sequential caller) makes
     /// one system call, the write itself.
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        if finished { return -1 }
+        if finished || closeAtWriteable { return -1 }
         var wrote = false
         /// After a write: false (and another WRITEABLE asked for) when the socket would block.
         func roomForMore() -> Bool {

@@ -40,8 +40,13 @@ final class ServiceMailbox: @unchecked Sendable {
 
     // --- service thread only ---
     private var localJobs = Deque<Job>()
+    /// Connections with frames to write, flushed when the outermost callback returns (``deferWrite(_:)``).
+    private var writers: [ConnectionCore] = []
     /// lws callbacks (and mailbox drains) now running on the stack; local jobs run when it returns to 0.
     private var depth = 0
+
+    /// Rounds of jobs and writes one outermost callback settles before the rest waits for the next loop turn.
+    static let settleRounds = 4
 
     init() {}
 
@@ -120,8 +125,37 @@ final class ServiceMailbox: @unchecked Sendable {
         depth += 1
         let result = body()
         depth -= 1
-        if depth == 0, !localJobs.isEmpty { runLocalJobs() }
+        if depth == 0 { settle() }
         return result
+    }
+
+    /// Service thread: takes `core` for a write when the outermost callback returns, instead of a `WRITEABLE`
+    /// callback on the next loop turn (two `epoll_ctl` and a wake-up per message saved; docs/libwebsockets.md#writes).
+    /// Returns false outside a callback or once the loop refuses work: the caller then asks lws for `WRITEABLE`.
+    func deferWrite(_ core: ConnectionCore) -> Bool {
+        guard depth > 0, queued.withLock({ $0.refusal == nil }) else { return false }
+        writers.append(core)
+        return true
+    }
+
+    /// Runs the local jobs and the deferred writes of the callback that just returned, and what they cause, for at
+    /// most ``settleRounds`` rounds; writes still deferred after that wait for lws's `WRITEABLE`.
+    private func settle() {
+        var rounds = 0
+        while !(localJobs.isEmpty && writers.isEmpty) {
+            if !localJobs.isEmpty { runLocalJobs() }
+            guard !writers.isEmpty else { continue }
+            let batch = writers
+            writers.removeAll(keepingCapacity: true)
+            rounds += 1
+            depth += 1
+            if rounds < Self.settleRounds {
+                for core in batch { core.writeNow() }
+            } else {
+                for core in batch { core.requestWritableCallback() }
+            }
+            depth -= 1
+        }
     }
 
     /// Runs what other threads queued; called for `LWS_CALLBACK_EVENT_WAIT_CANCELLED` and once more when the
@@ -139,7 +173,7 @@ final class ServiceMailbox: @unchecked Sendable {
         for command in commands { command() }
         for job in jobs { job.run() }
         depth -= 1
-        if depth == 0, !localJobs.isEmpty { runLocalJobs() }
+        if depth == 0 { settle() }
     }
 
     /// Runs local jobs, and the jobs they enqueue, up to the budget; wakes the loop to go on with the rest.
