@@ -11,8 +11,9 @@ import TestSupport
 @Suite struct TreeOutboxTests {
     /// A server on a manual clock whose backend answers with 3 candidates, and a raw Tree client that created
     /// tree `t` and whose `setTreeSource` is held at the backend when its socket drops; then the backend answers.
-    /// Returns the client's session id. (The server detaches the session as soon as its socket drops, so the
-    /// candidates are queued while the session is away.)
+    /// Returns the client's session id. The backend answers only once the server detached the session (its
+    /// reconnection window runs): a candidate written to the closing socket before that would count as sent to a
+    /// stock client, which reads nothing after its close.
     static func ownerAwayWhileTheSourceIsCreated(limits: RoomServerLimits = .init())
         async throws -> (server: RoomServer, backend: TestMediaBackend, clock: ManualClock, sessionId: String)
     {
@@ -25,15 +26,16 @@ import TestSupport
         backend.hold()
         _ = try await owner.send("setTreeSource", ["treeId": "t", "offerSdp": "offer"])
         try await waitUntil("the source's creation to be held") { backend.waitingCalls == 1 }
+        let timersBefore = clock.pendingTimers
         await owner.connection.close(code: 1001, reason: "dropped")
+        try await waitUntil("the reconnection window to start") { clock.pendingTimers > timersBefore }
         backend.open()
         return (server, backend, clock, sid)
     }
 
     @Test func candidatesSentWhileAwayAreReplayedInOrderOnceOnResume() async throws {
         // Given the owner away while the backend created its source
-        let (server, _, clock, sid) = try await Self.ownerAwayWhileTheSourceIsCreated()
-        try await waitUntil("the reconnection window to start") { clock.pendingTimers > 0 }
+        let (server, _, _, sid) = try await Self.ownerAwayWhileTheSourceIsCreated()
         try await waitUntil("the source to be set while the owner is away") { server.trees["t"]?.hasSource == true }
 
         // Then a new socket that resumes the session gets the 3 candidates, in order
