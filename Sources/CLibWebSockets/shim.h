@@ -60,6 +60,36 @@ static inline void clws_ev_tick_stop(void *loop, void *tick) {
     free(tick);
 }
 
+/* A libev prepare watcher: `fire(owner)` runs once per turn of the loop, after the callbacks of the events the last
+   poll returned and before the loop polls again (the service thread flushes the writes those callbacks queued). */
+typedef struct clws_ev_prepare {
+    ev_prepare watcher; /* must stay first */
+    void (*fire)(void *);
+    void *owner;
+} clws_ev_prepare;
+
+static void clws_ev_prepare_fired(struct ev_loop *loop, ev_prepare *watcher, int revents) {
+    (void)loop; (void)revents;
+    clws_ev_prepare *prepare = (clws_ev_prepare *)watcher;
+    prepare->fire(prepare->owner);
+}
+
+static inline void *clws_ev_prepare_start(void *loop, void (*fire)(void *), void *owner) {
+    clws_ev_prepare *prepare = (clws_ev_prepare *)calloc(1, sizeof(clws_ev_prepare));
+    if (!prepare) return NULL;
+    prepare->fire = fire;
+    prepare->owner = owner;
+    ev_prepare_init(&prepare->watcher, clws_ev_prepare_fired);
+    ev_prepare_start((struct ev_loop *)loop, &prepare->watcher);
+    return prepare;
+}
+
+static inline void clws_ev_prepare_stop(void *loop, void *prepare) {
+    if (!prepare) return;
+    ev_prepare_stop((struct ev_loop *)loop, &((clws_ev_prepare *)prepare)->watcher);
+    free(prepare);
+}
+
 /* lws_sul timers hand back only the lws_sorted_usec_list_t*; embed it first, followed by an owner pointer. */
 typedef struct clws_timer {
     lws_sorted_usec_list_t sul; /* must stay first */

@@ -60,8 +60,8 @@ extension ConnectionCore {
         }
     }
 
-    /// Service thread: has what is queued written once the connection is open: when the outermost lws callback
-    /// returns if one runs (``ServiceMailbox/deferWrite(_:)``), else at lws's next WRITEABLE callback.
+    /// Service thread: has what is queued written once the connection is open: at the end of this turn of the loop
+    /// (``ServiceMailbox/deferWrite(_:)``), else at lws's next WRITEABLE callback.
     func requestWritable() {
         guard let wsi, !finished else { return }
         if writeDeferred { return }

@@ -19,9 +19,20 @@ final class LibevLoop {
     /// Runs the loop until ``stop()``: this replaces calling `lws_service` over and over. Once a second it wakes
     /// lws (`lws_cancel_service`), so that lws's own timers (close acks, handshake timeouts) fire on time even when
     /// no socket is active: lws 4.1.6's libev plugin cannot bring its timer forward once armed.
-    func run(context: OpaquePointer) {
+    ///
+    /// `mailbox` flushes its deferred writes once per turn, before the loop polls again (``ServiceMailbox/flushWrites()``).
+    func run(context: OpaquePointer, mailbox: ServiceMailbox) {
         let tick = clws_ev_tick_start(raw, context, 1.0)
+        let flush: @convention(c) (UnsafeMutableRawPointer?) -> Void = { owner in
+            guard let owner else { return }
+            Unmanaged<ServiceMailbox>.fromOpaque(owner).takeUnretainedValue().flushWrites()
+        }
+        let prepare = clws_ev_prepare_start(raw, flush, Unmanaged.passUnretained(mailbox).toOpaque())
+        mailbox.flushesWrites = prepare != nil
         clws_ev_run(raw)
+        mailbox.flushesWrites = false
+        mailbox.flushWrites()
+        clws_ev_prepare_stop(raw, prepare)
         clws_ev_tick_stop(raw, tick)
     }
 

@@ -40,12 +40,14 @@ final class ServiceMailbox: @unchecked Sendable {
 
     // --- service thread only ---
     private var localJobs = Deque<Job>()
-    /// Connections with frames to write, flushed when the outermost callback returns (``deferWrite(_:)``).
+    /// Connections with frames to write at the end of this turn of the loop (``deferWrite(_:)``).
     private var writers: [ConnectionCore] = []
+    /// Whether a running loop calls ``flushWrites()`` before it polls again.
+    var flushesWrites = false
     /// lws callbacks (and mailbox drains) now running on the stack; local jobs run when it returns to 0.
     private var depth = 0
 
-    /// Rounds of jobs and writes one outermost callback settles before the rest waits for the next loop turn.
+    /// Rounds of writes, and of the jobs they resume, one ``flushWrites()`` runs before the rest waits for `WRITEABLE`.
     static let settleRounds = 4
 
     init() {}
@@ -125,26 +127,26 @@ final class ServiceMailbox: @unchecked Sendable {
         depth += 1
         let result = body()
         depth -= 1
-        if depth == 0 { settle() }
+        if depth == 0, !localJobs.isEmpty { runLocalJobs() }
         return result
     }
 
-    /// Service thread: takes `core` for a write when the outermost callback returns, instead of a `WRITEABLE`
-    /// callback on the next loop turn (two `epoll_ctl` and a wake-up per message saved; docs/libwebsockets.md#writes).
-    /// Returns false outside a callback or once the loop refuses work: the caller then asks lws for `WRITEABLE`.
+    /// Service thread: takes `core` for a write at the end of this turn of the loop (``flushWrites()``), instead of a
+    /// `WRITEABLE` callback on the next turn: two `epoll_ctl` and a poll saved per message, while the replies to a
+    /// burst of requests read in one turn still go out together (docs/libwebsockets.md#writes). Returns false while
+    /// no loop runs that flushes: the caller then asks lws for `WRITEABLE`.
     func deferWrite(_ core: ConnectionCore) -> Bool {
-        guard depth > 0, queued.withLock({ $0.refusal == nil }) else { return false }
+        guard flushesWrites else { return false }
         writers.append(core)
         return true
     }
 
-    /// Runs the local jobs and the deferred writes of the callback that just returned, and what they cause, for at
-    /// most ``settleRounds`` rounds; writes still deferred after that wait for lws's `WRITEABLE`.
-    private func settle() {
+    /// Service thread, once per turn of the loop before it polls again (libev's prepare watcher, or after each
+    /// `lws_service`): writes what the connections of ``deferWrite(_:)`` queued, runs the jobs those writes resumed,
+    /// and the writes they queue, for at most ``settleRounds`` rounds; writes still waiting then ask for `WRITEABLE`.
+    func flushWrites() {
         var rounds = 0
-        while !(localJobs.isEmpty && writers.isEmpty) {
-            if !localJobs.isEmpty { runLocalJobs() }
-            guard !writers.isEmpty else { continue }
+        while !writers.isEmpty {
             let batch = writers
             writers.removeAll(keepingCapacity: true)
             rounds += 1
@@ -155,6 +157,7 @@ final class ServiceMailbox: @unchecked Sendable {
                 for core in batch { core.requestWritableCallback() }
             }
             depth -= 1
+            if !localJobs.isEmpty { runLocalJobs() }
         }
     }
 
@@ -173,7 +176,7 @@ final class ServiceMailbox: @unchecked Sendable {
         for command in commands { command() }
         for job in jobs { job.run() }
         depth -= 1
-        if depth == 0 { settle() }
+        if depth == 0, !localJobs.isEmpty { runLocalJobs() }
     }
 
     /// Runs local jobs, and the jobs they enqueue, up to the budget; wakes the loop to go on with the rest.

@@ -252,11 +252,15 @@ public final class WebSocketEventLoop: @unchecked Sendable {
         mailbox.bindServiceThread()
         threadInfo.withLock { $0.tid = clws_gettid() }
         if let libev {
-            libev.run(context: context)  // until `drainMailbox` stops it, once the mailbox refuses work
+            libev.run(context: context, mailbox: mailbox)  // until `drainMailbox` stops it, once the mailbox refuses work
         } else {
+            mailbox.flushesWrites = true
             while mailbox.refusal == nil {
                 if lws_service(context, 0) < 0 { break }
+                mailbox.flushWrites()
             }
+            mailbox.flushesWrites = false
+            mailbox.flushWrites()
         }
         refuseWork(.eventLoopShutDown)  // also when lws_service failed: nobody would drain the mailbox again
         mailbox.setContext(nil)
