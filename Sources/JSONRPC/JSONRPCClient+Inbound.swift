@@ -16,11 +16,17 @@ extension JSONRPCClient {
     /// ``handOffLimit`` messages ahead, then waits (backpressure).
     func startReceiving(on connection: any MessageConnection, generation: Int) {
         let executor = configuration.readsOnEventLoop ? connection.executor : nil
+        // Nothing cancels this task: it ends with the connection.
+        let uncancelled = connection as? any UncancelledReceiving
         Task(executorPreference: executor) { [weak self] in
             while true {
                 let text: String
                 do {
-                    text = try await connection.receive()
+                    if let uncancelled {
+                        text = try await uncancelled.receiveUncancelled()
+                    } else {
+                        text = try await connection.receive()
+                    }
                 } catch {
                     let end = error as? ConnectionEnd ?? ConnectionEnd(code: 1006, reason: "\(error)")
                     guard let self else { return }

@@ -68,6 +68,14 @@ public protocol MessageConnection: Sendable {
     var closedLocally: Bool { get async }
 }
 
+/// A connection that can also wait for its next message without registering for cancellation: cheaper, for a reader
+/// whose task is never cancelled (a client's receive loop, which ends when the connection ends).
+package protocol UncancelledReceiving: MessageConnection {
+    /// ``MessageConnection/receive()`` without a cancellation handler; a cancelled task gets `CancellationError`
+    /// instead of waiting.
+    func receiveUncancelled() async throws -> String
+}
+
 extension MessageConnection {
     /// No executor of its own: consumers run wherever they were started.
     public var executor: (any TaskExecutor)? { nil }

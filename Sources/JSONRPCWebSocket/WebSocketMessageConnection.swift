@@ -12,7 +12,7 @@ public import JSONRPC
 /// - A server's connection to a SockJS session URL carries SockJS framing (docs/wire-protocol.md#sockjs): the
 ///   adapter sends the open frame, wraps each message in an `a[…]` frame, sends heartbeats and a `c[…]` frame
 ///   before it closes, and unwraps the client's frames into messages.
-public final class WebSocketMessageConnection: MessageConnection {
+public final class WebSocketMessageConnection: MessageConnection, UncancelledReceiving {
     /// The underlying WebSocket connection.
     public let webSocket: WebSocketConnection
     /// The SockJS session the connection carries, if any.
@@ -93,10 +93,19 @@ public final class WebSocketMessageConnection: MessageConnection {
     /// - Throws: ``/JSONRPC/ConnectionEnd`` once the connection has ended (after every message that arrived before the
     ///   close was delivered), or `CancellationError` when the waiting task is cancelled.
     public func receive() async throws -> String {
-        guard let sockJS else { return try await receiveFrame() }
+        try await receive(cancellable: true)
+    }
+
+    /// ``receive()`` for a reader whose task is never cancelled (``/JSONRPC/UncancelledReceiving``).
+    package func receiveUncancelled() async throws -> String {
+        try await receive(cancellable: false)
+    }
+
+    private func receive(cancellable: Bool) async throws -> String {
+        guard let sockJS else { return try await receiveFrame(cancellable: cancellable) }
         while true {
             if let message = sockJS.takePending() { return message }
-            let frame = try await receiveFrame()
+            let frame = try await receiveFrame(cancellable: cancellable)
             do {
                 sockJS.keep(try SockJSFrame.clientMessages(frame))
             } catch {
@@ -105,20 +114,24 @@ public final class WebSocketMessageConnection: MessageConnection {
                 let (code, reason) = SockJSFrame.brokenDataClose
                 await close(code: code, reason: reason)
                 // Nothing after the broken data is served: read on to the end.
-                while true { _ = try await receiveFrame() }
+                while true { _ = try await receiveFrame(cancellable: cancellable) }
             }
         }
     }
 
     /// The next inbound WebSocket message, as text.
-    private func receiveFrame() async throws -> String {
-        try Task.checkCancellation()
-        // The iterator holds no state of its own (the connection buffers), so a fresh one per call reads the one
-        // inbound sequence in order.
-        var messages = webSocket.messages.makeAsyncIterator()
+    private func receiveFrame(cancellable: Bool) async throws -> String {
         let message: WebSocketMessage?
         do {
-            message = try await messages.next()
+            if cancellable {
+                try Task.checkCancellation()
+                // The iterator holds no state of its own (the connection buffers), so a fresh one per call reads
+                // the one inbound sequence in order.
+                var messages = webSocket.messages.makeAsyncIterator()
+                message = try await messages.next()
+            } else {
+                message = try await webSocket.nextMessageUncancelled()
+            }
         } catch TransportError.closed(let info) {
             throw ConnectionEnd(info)
         }

@@ -56,41 +56,48 @@ extension ConnectionCore {
         if pause { lws_rx_flow_control(wsi, 0) }
     }
 
-    /// The consumer's next message; nil once the connection has ended and the buffer is drained.
-    func nextMessage() async throws -> WebSocketMessage? {
+    /// The consumer's next message; nil once the connection has ended and the buffer is drained. A `cancellable`
+    /// wait ends with `CancellationError` when its task is cancelled; a reader that is never cancelled (a client's
+    /// receive loop) waits without registering a cancellation handler, which also keeps the task's resumption by
+    /// the service thread off the runtime's status-record lock.
+    func nextMessage(cancellable: Bool = true) async throws -> WebSocketMessage? {
         // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
         // task on its executor, one thread hop per message of a pipelined burst.
         if let (m, resume) = shared.withLock({ popBuffered(&$0) }) {
             if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
             return m
         }
+        guard cancellable else { return try await withCheckedThrowingContinuation { wait(for: $0) } }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketMessage?, any Error>) in
-                enum Outcome { case message(WebSocketMessage, resume: Bool), ended, cancelled, wait }
-                let outcome = shared.withLock { s -> Outcome in
-                    if let (m, resume) = popBuffered(&s) { return .message(m, resume: resume) }
-                    if case .closed = s.phase { return .ended }
-                    // Cancelled before we could register: onCancel already ran and found no waiter.
-                    if Task.isCancelled { return .cancelled }
-                    precondition(s.inboundWaiter == nil, "a WebSocket connection's messages have a single consumer")
-                    s.inboundWaiter = c
-                    return .wait
-                }
-                switch outcome {
-                case .message(let m, let resume):
-                    if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
-                    c.resume(returning: m)
-                case .ended: c.resume(returning: nil)
-                case .cancelled: c.resume(throwing: CancellationError())
-                case .wait: break
-                }
-            }
+            try await withCheckedThrowingContinuation { wait(for: $0) }
         } onCancel: {
             let waiter = shared.withLock { s -> CheckedContinuation<WebSocketMessage?, any Error>? in
                 defer { s.inboundWaiter = nil }
                 return s.inboundWaiter
             }
             waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Resumes `c` with the next message, the end, or the task's cancellation, or registers it as the waiter.
+    private func wait(for c: CheckedContinuation<WebSocketMessage?, any Error>) {
+        enum Outcome { case message(WebSocketMessage, resume: Bool), ended, cancelled, wait }
+        let outcome = shared.withLock { s -> Outcome in
+            if let (m, resume) = popBuffered(&s) { return .message(m, resume: resume) }
+            if case .closed = s.phase { return .ended }
+            // Cancelled before we could register: onCancel already ran and found no waiter.
+            if Task.isCancelled { return .cancelled }
+            precondition(s.inboundWaiter == nil, "a WebSocket connection's messages have a single consumer")
+            s.inboundWaiter = c
+            return .wait
+        }
+        switch outcome {
+        case .message(let m, let resume):
+            if resume { loop.onServiceThreadSoon { [self] in resumeReading() } }
+            c.resume(returning: m)
+        case .ended: c.resume(returning: nil)
+        case .cancelled: c.resume(throwing: CancellationError())
+        case .wait: break
         }
     }
 

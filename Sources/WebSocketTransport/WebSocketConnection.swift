@@ -88,6 +88,21 @@ public final class WebSocketConnection: Sendable {
     /// Inbound messages. Single consumer: iterate it from one task.
     public var messages: WebSocketInboundStream { WebSocketInboundStream(connection: self) }
 
+    /// The next inbound message, as ``messages`` gives it, for a consumer whose task is never cancelled (it waits
+    /// without registering for cancellation; a cancelled task gets `CancellationError` instead of waiting).
+    package func nextMessageUncancelled() async throws -> WebSocketMessage? {
+        try await nextMessage(cancellable: false)
+    }
+
+    /// The next inbound message: nil after a 1000 close, ``TransportError/closed(_:)`` after any other.
+    func nextMessage(cancellable: Bool) async throws -> WebSocketMessage? {
+        if let message = try await core.nextMessage(cancellable: cancellable) { return message }
+        if case .closed(let info) = core.shared.withLock({ $0.phase }), info.code != .normal {
+            throw TransportError.closed(info)
+        }
+        return nil
+    }
+
     /// Sends one message. Returns when lws has taken it (the socket accepted its last frame).
     /// - Throws: ``TransportError/closed(_:)`` once the connection is closing or closed.
     public func send(_ message: WebSocketMessage) async throws {
@@ -189,12 +204,7 @@ public struct WebSocketInboundStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let connection: WebSocketConnection
         public mutating func next() async throws -> WebSocketMessage? {
-            let core = connection.core
-            if let message = try await core.nextMessage() { return message }
-            if case .closed(let info) = core.shared.withLock({ $0.phase }), info.code != .normal {
-                throw TransportError.closed(info)
-            }
-            return nil
+            try await connection.nextMessage(cancellable: true)
         }
     }
 
