@@ -97,6 +97,8 @@ final class ConnectionCore: @unchecked Sendable {
     var writeDeferred = false
     /// A deferred write ended in a close or a failed write: the next WRITEABLE returns -1 (``writeNow()``).
     var closeAtWriteable = false
+    /// lws's WRITEABLE callbacks for this connection so far (tests read it).
+    var writeableCallbacks = 0
 
     init(loop: WebSocketEventLoop, limits: ConnectionLimits) {
         self.loop = loop

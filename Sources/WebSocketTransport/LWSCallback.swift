@@ -55,6 +55,7 @@ private func handle(
     case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
         return core?.receive(wsi, input, length) ?? 0
     case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
+        core?.writeableCallbacks += 1
         return core?.writeable(wsi) ?? 0
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         core?.peerInitiatedClose(input, length)

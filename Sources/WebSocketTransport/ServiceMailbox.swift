@@ -10,7 +10,8 @@ import SignalingSupport
 /// ``WebSocketEventLoopExecutor`` resumed by a received message, say) waits in a thread-local queue and runs
 /// when the outermost callback returns, still inside `lws_service`, so a receive → handle → write path crosses
 /// no thread. At most ``jobBudget`` jobs run per callback; with more, the loop wakes itself and services its
-/// sockets first, so a task that keeps yielding cannot starve the sockets.
+/// sockets first, so a task that keeps yielding cannot starve the sockets. Connections with frames to write wait in
+/// a list that ``flushWrites()`` writes once per turn of the loop, before it polls again.
 final class ServiceMailbox: @unchecked Sendable {
     // @unchecked: `queued` and `contextForWake` are lock-guarded; the fields under "service thread only" are
     // touched only on the thread bound with ``bindServiceThread()``.
