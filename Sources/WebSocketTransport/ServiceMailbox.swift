@@ -49,7 +49,7 @@ final class ServiceMailbox: @unchecked Sendable {
     private var depth = 0
 
     /// Rounds of writes, and of the jobs they resume, one ``flushWrites()`` runs before the rest waits for `WRITEABLE`.
-    static let settleRounds = 4
+    static let writeRounds = 4
 
     init() {}
 
@@ -144,7 +144,7 @@ final class ServiceMailbox: @unchecked Sendable {
 
     /// Service thread, once per turn of the loop before it polls again (libev's prepare watcher, or after each
     /// `lws_service`): writes what the connections of ``deferWrite(_:)`` queued, runs the jobs those writes resumed,
-    /// and the writes they queue, for at most ``settleRounds`` rounds; writes still waiting then ask for `WRITEABLE`.
+    /// and the writes they queue, for at most ``writeRounds`` rounds; writes still waiting then ask for `WRITEABLE`.
     func flushWrites() {
         var rounds = 0
         while !writers.isEmpty {
@@ -152,7 +152,7 @@ final class ServiceMailbox: @unchecked Sendable {
             writers.removeAll(keepingCapacity: true)
             rounds += 1
             depth += 1
-            if rounds < Self.settleRounds {
+            if rounds <= Self.writeRounds {
                 for core in batch { core.writeNow() }
             } else {
                 for core in batch { core.requestWritableCallback() }
