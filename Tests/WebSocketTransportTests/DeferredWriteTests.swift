@@ -57,14 +57,7 @@ import Testing
         }
 
         // When a message is echoed on another connection meanwhile
-        try other.enqueue(.text("ping"))
-        try await withDeadline(.seconds(10), "echo while the sender runs") {
-            var serverInbound = echoing.messages.makeAsyncIterator()
-            var clientInbound = other.messages.makeAsyncIterator()
-            let message = try await serverInbound.next()
-            try echoing.enqueue(message!)
-            _ = try await clientInbound.next()
-        }
+        try await echoPing(from: other, via: echoing, while: "the sender runs")
 
         // Then the echo came back while the sender was still sending: one turn of the loop wrote a few of its
         // messages and left the rest to later turns

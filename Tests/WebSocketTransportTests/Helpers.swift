@@ -21,3 +21,16 @@ func firstConnection(_ server: WebSocketServer, limit: Duration = .seconds(10)) 
         throw DeadlineExceeded(what: "server ended", timeout: .zero)
     }
 }
+
+/// Sends "ping" from `client`, echoes it from `serverSide` and waits for it back at `client`, within 10 s: a round
+/// trip the loop serves while something else keeps it busy (`what` names that in the deadline's message).
+func echoPing(from client: WebSocketConnection, via serverSide: WebSocketConnection, while what: String) async throws {
+    try client.enqueue(.text("ping"))
+    try await withDeadline(.seconds(10), "echo while \(what)") {
+        var serverInbound = serverSide.messages.makeAsyncIterator()
+        var clientInbound = client.messages.makeAsyncIterator()
+        let message = try await serverInbound.next()
+        try serverSide.enqueue(message!)
+        _ = try await clientInbound.next()
+    }
+}

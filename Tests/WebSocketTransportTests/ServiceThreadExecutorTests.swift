@@ -79,14 +79,7 @@ import Testing
         }
 
         // When a message is echoed meanwhile
-        try client.enqueue(.text("ping"))
-        try await withDeadline(.seconds(10), "echo while the spinner runs") {
-            var serverInbound = accepted.messages.makeAsyncIterator()
-            var clientInbound = client.messages.makeAsyncIterator()
-            let message = try await serverInbound.next()
-            try accepted.enqueue(message!)
-            _ = try await clientInbound.next()
-        }
+        try await echoPing(from: client, via: accepted, while: "the spinner runs")
 
         // Then the echo came back while the spinner was still running
         #expect(spins.count < 200_000)
