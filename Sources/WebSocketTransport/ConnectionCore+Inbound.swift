@@ -58,8 +58,7 @@ extension ConnectionCore {
 
     /// The consumer's next message; nil once the connection has ended and the buffer is drained. A `cancellable`
     /// wait ends with `CancellationError` when its task is cancelled; a reader that is never cancelled (a client's
-    /// receive loop) waits without registering a cancellation handler, which also keeps the task's resumption by
-    /// the service thread off the runtime's status-record lock.
+    /// receive loop) waits without registering a cancellation handler.
     func nextMessage(cancellable: Bool = true) async throws -> WebSocketMessage? {
         // A buffered message is returned without suspending: a continuation resumed at once still re-enqueues the
         // task on its executor, one thread hop per message of a pipelined burst.

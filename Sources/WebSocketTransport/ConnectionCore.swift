@@ -92,7 +92,7 @@ final class ConnectionCore: @unchecked Sendable {
     var keepAlivePingDue = false
     var keepAlivePingedAt: ContinuousClock.Instant?
     /// The WebSocket handshake completed: queued frames may be written outside WRITEABLE (``writeNow()``).
-    var isEstablished = false
+    var isEstablished: Bool { establishedOnThread != 0 }
     /// This connection waits in the mailbox's deferred writes (``requestWritable()``).
     var writeDeferred = false
     /// A deferred write ended in a close or a failed write: the next WRITEABLE returns -1 (``writeNow()``).
@@ -114,7 +114,6 @@ final class ConnectionCore: @unchecked Sendable {
         handshakeTimer?.cancel()
         handshakeTimer = nil
         establishedOnThread = clws_gettid()
-        isEstablished = true
         let waiter = shared.withLock { s -> CheckedContinuation<Void, any Error>? in
             guard case .connecting = s.phase else { return nil }
             s.phase = .open

@@ -43,6 +43,8 @@ final class ServiceMailbox: @unchecked Sendable {
     private var localJobs = Deque<Job>()
     /// Connections with frames to write at the end of this turn of the loop (``deferWrite(_:)``).
     private var writers: [ConnectionCore] = []
+    /// The writers ``flushWrites()`` is writing; swapped with `writers`, so that neither list is reallocated per turn.
+    private var flushing: [ConnectionCore] = []
     /// Whether a running loop calls ``flushWrites()`` before it polls again.
     var flushesWrites = false
     /// lws callbacks (and mailbox drains) now running on the stack; local jobs run when it returns to 0.
@@ -148,15 +150,15 @@ final class ServiceMailbox: @unchecked Sendable {
     func flushWrites() {
         var rounds = 0
         while !writers.isEmpty {
-            let batch = writers
-            writers.removeAll(keepingCapacity: true)
+            swap(&writers, &flushing)
             rounds += 1
             depth += 1
             if rounds <= Self.writeRounds {
-                for core in batch { core.writeNow() }
+                for core in flushing { core.writeNow() }
             } else {
-                for core in batch { core.requestWritableCallback() }
+                for core in flushing { core.requestWritableCallback() }
             }
+            flushing.removeAll(keepingCapacity: true)
             depth -= 1
             if !localJobs.isEmpty { runLocalJobs() }
         }
