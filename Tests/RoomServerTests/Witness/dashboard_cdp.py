@@ -176,7 +176,15 @@ async def expect_ready(tools):
     start, state = time.monotonic(), None
     ready = "document.readyState + ' ' + location.pathname + ' ' + !!document.getElementById('rooms')"
     while time.monotonic() - start < DEADLINE:
-        result = await tools.call("Runtime.evaluate", {"expression": ready, "returnByValue": True})
+        try:
+            result = await tools.call("Runtime.evaluate", {"expression": ready, "returnByValue": True})
+        except RuntimeError as error:
+            # The login's navigation committed while this evaluation ran in the login page: look again.
+            if "Inspected target navigated or closed" not in str(error):
+                raise
+            state = "navigating"
+            await asyncio.sleep(POLL)
+            continue
         state = result.get("result", {}).get("value", "")
         if state == "complete /dashboard true":
             return "ready"
